@@ -1,0 +1,203 @@
+/**
+ * `npm test`: the conformance run. Resolves the config, picks the target (the embedded
+ * reference server when no --base-url is given), checks once that it can be reached, runs
+ * the suites, sweeps up what the run created, writes the reports and exits:
+ * 0 conformant, 1 a rule failed, 2 usage or configuration error, 3 the suite could not run.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { Vitest } from 'vitest/node';
+import { WidgetApi } from '../api.ts';
+import { ConfigError, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
+import { isSuiteError } from '../errors.ts';
+import { HttpClient, type ClientStats } from '../http/client.ts';
+import { Redactor } from '../http/redact.ts';
+import { newMarker } from '../harness/marker.ts';
+import type { SuiteSettings } from '../harness/settings.ts';
+import { startReferenceServer, type RunningServer } from '../reference/server.ts';
+import { buildJsonReport } from '../report/json.ts';
+import { RULES } from '../rules.ts';
+import { sweep, type SweepResult } from '../sweep.ts';
+import { collectOutcomes, exitCodeOf } from './outcomes.ts';
+import { probe } from './probe.ts';
+import { redactProcessOutput } from './redact-output.ts';
+import { runSuites } from './run-vitest.ts';
+import { PROJECT_ROOT } from '../paths.ts';
+import { renderSummary } from './summary.ts';
+
+/** How many pages the final sweep may walk per account (at 100 widgets a page, a million widgets). */
+const SWEEP_MAX_PAGES = 10_000;
+
+const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`widget-conformance: ${message}\n`);
+  process.exit(code);
+}
+
+function printCatalogue(): void {
+  for (const r of RULES) process.stdout.write(`${r.id.padEnd(7)} ${r.level.padEnd(6)} ${r.section.padEnd(38)} ${r.statement}\n`);
+}
+
+interface Target {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly secondToken?: string;
+  readonly label: string;
+  readonly server?: RunningServer;
+}
+
+async function chooseTarget(config: SuiteConfig): Promise<Target> {
+  if (config.baseUrl && config.token) {
+    return { baseUrl: config.baseUrl, token: config.token, ...(config.secondToken ? { secondToken: config.secondToken } : {}), label: config.baseUrl };
+  }
+  const server = await startReferenceServer();
+  process.stdout.write(`\n▶ No --base-url given: testing the embedded reference server at ${server.baseUrl}\n\n`);
+  return { baseUrl: server.baseUrl, token: server.tokens[0], secondToken: server.tokens[1], label: 'embedded reference server', server };
+}
+
+function readStats(dir: string): ClientStats {
+  const total: ClientStats = { requests: 0, retries: 0, rateLimitWaitMs: 0 };
+  for (const file of readdirSync(dir)) {
+    const s = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ClientStats;
+    total.requests += s.requests;
+    total.retries += s.retries;
+    total.rateLimitWaitMs += s.rateLimitWaitMs;
+  }
+  return total;
+}
+
+async function main(): Promise<number> {
+  let config: SuiteConfig;
+  try {
+    config = resolveConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 2);
+    throw error;
+  }
+  if (config.help) {
+    process.stdout.write(`${helpText()}\n`);
+    return 0;
+  }
+  if (config.list) {
+    printCatalogue();
+    return 0;
+  }
+  const started = new Date();
+  const target = await chooseTarget(config);
+  const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
+  const redactor = new Redactor(secrets);
+  redactProcessOutput(redactor);
+
+  const client = new HttpClient({ ...config, baseUrl: target.baseUrl, secrets });
+  const primary = new WidgetApi(client, target.token, 'primary');
+  const second = target.secondToken ? new WidgetApi(client, target.secondToken, 'second') : undefined;
+  const reportDir = resolve(config.reportDir);
+  const statsDir = mkdtempSync(join(tmpdir(), 'widget-conformance-'));
+  let vitest: Vitest | undefined;
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = signal;
+    process.stderr.write(`\nwidget-conformance: ${signal} received: stopping the run, then deleting what it created\n`);
+    void vitest?.cancelCurrentRun('keyboard-input');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    try {
+      await probe(primary, config.token ? '--token / WIDGET_TOKEN' : 'the reference server token');
+      if (second) await probe(second, '--second-token / WIDGET_SECOND_TOKEN');
+    } catch (error) {
+      if (!isSuiteError(error)) throw error;
+      const code = (error as { code?: string }).code === 'ERR_TOKEN_REJECTED' ? 2 : 3;
+      process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);
+      return code;
+    }
+
+    const marker = newMarker();
+    const settings: SuiteSettings = {
+      baseUrl: target.baseUrl,
+      token: target.token,
+      ...(target.secondToken ? { secondToken: target.secondToken } : {}),
+      targetLabel: target.label,
+      timeoutMs: config.timeoutMs,
+      concurrency: config.concurrency,
+      maxRetries: config.maxRetries,
+      maxRetryWaitMs: config.maxRetryWaitMs,
+      strict: config.strict,
+      clockToleranceMs: config.clockToleranceMs,
+      seed: config.seed,
+      runs: config.runs,
+      marker,
+      statsDir,
+    };
+    mkdirSync(reportDir, { recursive: true });
+    const junitFile = join(reportDir, 'junit.xml');
+    process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
+    vitest = await runSuites({ settings, junitFile, onStart: (v) => (vitest = v) });
+    const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors());
+    await vitest.close();
+
+    // Belt and braces: whatever the tests could not delete, and any widget whose create answer was lost.
+    const sweeps: SweepResult[] = [];
+    for (const api of [primary, ...(second ? [second] : [])]) sweeps.push(await sweep(api, marker, SWEEP_MAX_PAGES));
+    const cleanupProblems = sweeps.flatMap((s) => s.problems.map((p) => `${s.account} account: ${p}`));
+    const sweptCount = sweeps.reduce((n, s) => n + s.deleted.length, 0);
+
+    const stats = readStats(statsDir);
+    stats.requests += client.stats.requests;
+    stats.retries += client.stats.retries;
+    stats.rateLimitWaitMs += client.stats.rateLimitWaitMs;
+    let exitCode = exitCodeOf(outcomes);
+    if (interrupted) exitCode = interrupted === 'SIGINT' ? 130 : 143;
+    const jsonFile = join(reportDir, 'conformance.json');
+    const report = buildJsonReport(
+      {
+        suiteVersion: VERSION,
+        target: target.label,
+        baseUrl: target.baseUrl,
+        startedAt: started.toISOString(),
+        finishedAt: new Date().toISOString(),
+        seed: config.seed,
+        config: redactedConfig(config),
+        stats,
+        exitCode,
+        cleanup: { deleted: sweptCount, problems: cleanupProblems },
+      },
+      outcomes,
+    );
+    writeFileSync(jsonFile, redactor.text(`${JSON.stringify(report, null, 2)}\n`));
+    // The JUnit file holds worker-side text; scrub it too rather than trust every path that wrote it.
+    writeFileSync(junitFile, redactor.text(readFileSync(junitFile, 'utf8')));
+
+    const cleanup =
+      cleanupProblems.length === 0
+        ? `nothing left behind${sweptCount ? ` (the final sweep deleted ${sweptCount} marked widget(s))` : ''}`
+        : `PROBLEMS: ${cleanupProblems.join('; ')} — run \`npm run cleanup\` with the same target`;
+    process.stdout.write(
+      `${renderSummary(outcomes, {
+        target: target.label,
+        requests: stats.requests,
+        retries: stats.retries,
+        waitMs: stats.rateLimitWaitMs,
+        seconds: (Date.now() - started.getTime()) / 1000,
+        reports: [junitFile, jsonFile].map((f) => relative(process.cwd(), f) || f),
+        exitCode,
+        cleanup,
+      })}\n`,
+    );
+    return exitCode;
+  } finally {
+    rmSync(statsDir, { recursive: true, force: true });
+    await client.close();
+    await target.server?.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => fail(`internal error: ${(error as Error)?.stack ?? String(error)}`, 3),
+);

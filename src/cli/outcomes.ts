@@ -1,0 +1,88 @@
+/**
+ * From vitest's test results to the suite's verdicts: per test and per rule, keeping
+ * conformance failures (the server broke a rule) apart from suite errors (the suite could
+ * not run), and SHOULD warnings apart from both.
+ */
+import type { TestCase, TestModule } from 'vitest/node';
+import { RULES, type Rule } from '../rules.ts';
+
+export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+
+export interface TestOutcome {
+  readonly rule: string;
+  readonly title: string;
+  readonly file: string;
+  readonly outcome: Outcome;
+  /** Failure or error messages (already redacted by the worker, redacted again on output). */
+  readonly messages: string[];
+  readonly warnings: string[];
+  readonly skipReason?: string;
+  readonly durationMs: number;
+}
+
+export interface RuleOutcome {
+  readonly rule: Rule;
+  readonly outcome: Outcome;
+  readonly tests: TestOutcome[];
+}
+
+export interface RunOutcomes {
+  readonly tests: TestOutcome[];
+  /** Every rule of the catalogue that had at least one test in this run, in catalogue order. */
+  readonly rules: RuleOutcome[];
+  /** Errors outside any rule test: a file that failed to load, a failing hook, an unhandled error. */
+  readonly suiteErrors: string[];
+}
+
+// When a rule has several tests, the worst outcome speaks for it.
+const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
+
+function testOutcome(test: TestCase, file: string): TestOutcome {
+  const result = test.result();
+  const annotations = test.annotations();
+  const warnings = annotations.filter((a) => a.type === 'warning').map((a) => a.message);
+  const skipNote = annotations.find((a) => a.type === 'skip-reason')?.message;
+  const errors = result.errors ?? [];
+  const messages = errors.map((e) => e.message);
+  let outcome: Outcome;
+  if (result.state === 'skipped' || result.state === 'pending') outcome = 'skip';
+  else if (result.state === 'failed') outcome = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure') ? 'fail' : 'error';
+  else outcome = warnings.length > 0 ? 'warn' : 'pass';
+  return {
+    rule: test.meta().rule ?? '(none)',
+    title: test.name,
+    file,
+    outcome,
+    messages,
+    warnings,
+    ...(skipNote ? { skipReason: skipNote } : result.state === 'skipped' && result.note ? { skipReason: result.note } : {}),
+    durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+  };
+}
+
+/** Collects the outcomes of a finished run. */
+export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[]): RunOutcomes {
+  const tests: TestOutcome[] = [];
+  const suiteErrors: string[] = [];
+  for (const mod of modules) {
+    const file = mod.relativeModuleId;
+    for (const test of mod.children.allTests()) tests.push(testOutcome(test, file));
+    for (const error of mod.errors()) suiteErrors.push(`${file}: ${error.message}`);
+  }
+  for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);
+  const rules: RuleOutcome[] = [];
+  for (const rule of RULES) {
+    const own = tests.filter((t) => t.rule === rule.id);
+    if (own.length === 0) continue;
+    const outcome = own.reduce<Outcome>((worst, t) => (SEVERITY[t.outcome] > SEVERITY[worst] ? t.outcome : worst), 'skip');
+    rules.push({ rule, outcome, tests: own });
+  }
+  return { tests, rules, suiteErrors };
+}
+
+/** 0 conformant; 1 a rule failed; 3 the suite could not complete (errors, no failure). */
+export function exitCodeOf(outcomes: RunOutcomes): number {
+  if (outcomes.rules.some((r) => r.outcome === 'fail')) return 1;
+  if (outcomes.suiteErrors.length > 0 || outcomes.rules.some((r) => r.outcome === 'error')) return 3;
+  return 0;
+}

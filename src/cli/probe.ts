@@ -1,0 +1,32 @@
+/**
+ * The reachability check made once before any test runs: a target that cannot be reached
+ * is a suite error (exit 3), and a token the target refuses is a configuration error
+ * (exit 2), never a page of conformance failures.
+ */
+import type { WidgetApi } from '../api.ts';
+import { SuiteError } from '../errors.ts';
+
+export class UnreachableError extends SuiteError {
+  constructor(message: string) {
+    super(message, 'ERR_UNREACHABLE');
+  }
+}
+
+export class RejectedTokenError extends SuiteError {
+  constructor(message: string) {
+    super(message, 'ERR_TOKEN_REJECTED');
+  }
+}
+
+/** Lists one page with the account's token; throws UnreachableError or RejectedTokenError. */
+export async function probe(api: WidgetApi, tokenSource: string): Promise<void> {
+  let status: number;
+  try {
+    status = (await api.list()).status;
+  } catch (error) {
+    throw new UnreachableError(`cannot reach the target: ${(error as Error).message}`);
+  }
+  if (status === 401 || status === 403) {
+    throw new RejectedTokenError(`the target refused ${tokenSource} (GET /widgets answered ${status}): check that it is a valid token for this server`);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Runs the scenario suites through vitest's Node API (vitest's own CLI rejects the suite's
+ * flags). One worker, tests of a file concurrent: the worker's single HTTP client then
+ * bounds requests in flight across the whole run, as --concurrency promises.
+ */
+import { join } from 'node:path';
+import { startVitest, type Vitest } from 'vitest/node';
+import type { SuiteSettings } from '../harness/settings.ts';
+import { PROJECT_ROOT } from '../paths.ts';
+
+export interface VitestRunOptions {
+  readonly settings: SuiteSettings;
+  readonly junitFile: string;
+  /** Test files to run (paths relative to the project root); all suites when empty. */
+  readonly files?: readonly string[];
+  /** Called with the instance as soon as it exists, so a signal can cancel the run. */
+  readonly onStart?: (vitest: Vitest) => void;
+}
+
+/** Starts vitest on suites/ and resolves when the run has finished (the instance is still open). */
+export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
+  const { settings } = options;
+  // A test may make many requests, each bounded by the per-request timeout and the retry budget.
+  const testTimeout = Math.max(60_000, settings.timeoutMs * 30 + settings.maxRetryWaitMs * (settings.maxRetries + 1));
+  const vitest = await startVitest(
+    'test',
+    [...(options.files ?? [])],
+    {
+      root: PROJECT_ROOT,
+      config: false,
+      watch: false,
+      include: ['suites/**/*.test.ts'],
+      setupFiles: [join(PROJECT_ROOT, 'src/harness/setup.ts')],
+      provide: { suiteSettings: settings },
+      reporters: [
+        'default',
+        ['junit', { outputFile: options.junitFile, suiteName: 'Widget Service conformance', includeConsoleOutput: false }],
+      ],
+      pool: 'threads',
+      maxWorkers: 1,
+      isolate: false,
+      sequence: { concurrent: true },
+      testTimeout,
+      hookTimeout: testTimeout,
+      passWithNoTests: false,
+    },
+    { logLevel: 'warn' },
+  );
+  options.onStart?.(vitest);
+  return vitest;
+}

@@ -1,0 +1,32 @@
+/** The short summary printed at the end of a run: counts by level, then what failed, warned or errored. */
+import type { Outcome, RunOutcomes } from './outcomes.ts';
+
+const VERDICT: Record<number, string> = {
+  0: 'CONFORMANT: every MUST rule tested passed',
+  1: 'NOT CONFORMANT: at least one rule failed',
+  3: 'INCOMPLETE: the suite could not complete (suite errors, no rule failure)',
+};
+
+/** Renders the end-of-run summary. */
+export function renderSummary(outcomes: RunOutcomes, extra: { target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; exitCode: number; cleanup: string }): string {
+  const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
+  const line = (level: 'MUST' | 'SHOULD'): string =>
+    `  ${level.padEnd(6)} ${byLevel(level, 'pass')} passed, ${byLevel(level, 'fail')} failed, ${byLevel(level, 'warn')} warned, ${byLevel(level, 'error')} errored, ${byLevel(level, 'skip')} skipped`;
+  const out = ['', '─'.repeat(72), `Widget Service conformance — ${extra.target}`, `Rules (${outcomes.rules.length} tested):`, line('MUST'), line('SHOULD')];
+  const list = (o: Outcome, label: string, detail: (r: RunOutcomes['rules'][number]) => string): void => {
+    const rules = outcomes.rules.filter((r) => r.outcome === o);
+    if (rules.length === 0) return;
+    out.push(`${label}:`);
+    for (const r of rules) out.push(`  ${r.rule.id.padEnd(7)} ${r.rule.level.padEnd(6)} ${detail(r)}`);
+  };
+  list('fail', 'Failed', (r) => r.tests.filter((t) => t.outcome === 'fail').map((t) => t.title).join('; '));
+  list('warn', 'Warnings (SHOULD; --strict makes them fail)', (r) => r.tests.flatMap((t) => t.warnings).join('; '));
+  list('error', 'Suite errors (no verdict)', (r) => r.tests.filter((t) => t.outcome === 'error').map((t) => t.messages[0]?.split('\n')[0] ?? t.title).join('; '));
+  list('skip', 'Skipped', (r) => r.tests.find((t) => t.skipReason)?.skipReason ?? 'skipped');
+  for (const e of outcomes.suiteErrors) out.push(`Suite error: ${e.split('\n')[0]}`);
+  out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
+  out.push(`Cleanup: ${extra.cleanup}`);
+  out.push(`Reports: ${extra.reports.join(', ')}`);
+  out.push(`Verdict: ${VERDICT[extra.exitCode] ?? `exit ${extra.exitCode}`}`);
+  return out.join('\n');
+}

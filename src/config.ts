@@ -1,0 +1,372 @@
+// Suite configuration. OPTIONS is the single source of truth: parsing, --help and
+// .env.example (checked by a unit test) all follow from it.
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+
+export interface SuiteConfig {
+  baseUrl?: string;
+  token?: string;
+  secondToken?: string;
+  reportDir: string;
+  strict: boolean;
+  timeoutMs: number;
+  concurrency: number;
+  seed: number;
+  seedGiven: boolean;
+  runs: number;
+  clockToleranceMs: number;
+  maxRetries: number;
+  maxRetryWaitMs: number;
+  list: boolean;
+  help: boolean;
+}
+
+/** Raised for any usage or configuration problem; the CLI maps it to exit code 2. */
+export class ConfigError extends Error {
+  readonly code = 'ERR_CONFIG';
+  override readonly name = 'ConfigError';
+}
+
+// Ties each option kind to the SuiteConfig fields of the matching type, so a
+// mismatched table entry fails to compile.
+type KeyOf<T> = {
+  [K in keyof SuiteConfig]-?: NonNullable<SuiteConfig[K]> extends T ? K : never;
+}[keyof SuiteConfig];
+
+interface BaseOption {
+  readonly flag: `--${string}`;
+  readonly short?: `-${string}`;
+  readonly env?: `WIDGET_${string}`;
+  readonly description: string;
+  /** Shown instead of `default` when absence means something other than a value. */
+  readonly defaultText?: string;
+  readonly secret?: true;
+}
+interface TextOption extends BaseOption {
+  readonly kind: 'string' | 'url';
+  readonly key: KeyOf<string>;
+  readonly arg: string;
+  readonly default?: string;
+}
+interface IntOption extends BaseOption {
+  readonly kind: 'int';
+  readonly key: KeyOf<number>;
+  readonly arg: string;
+  readonly default?: number;
+  readonly min: number;
+  readonly max?: number;
+  readonly unit?: 'milliseconds';
+}
+interface BoolOption extends BaseOption {
+  /** `bool` may be set from the environment; `flag` is command-line only and takes no value. */
+  readonly kind: 'bool' | 'flag';
+  readonly key: KeyOf<boolean>;
+  readonly default: boolean;
+}
+export type OptionDef = TextOption | IntOption | BoolOption;
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** Every option the suite understands, in --help order. */
+export const OPTIONS: readonly OptionDef[] = [
+  { flag: '--base-url', env: 'WIDGET_BASE_URL', kind: 'url', key: 'baseUrl', arg: 'url',
+    defaultText: 'embedded reference server', description: 'Base URL of the service under test, including /v1' },
+  { flag: '--token', env: 'WIDGET_TOKEN', kind: 'string', key: 'token', arg: 'token', secret: true,
+    defaultText: 'none; required with --base-url', description: 'Bearer token of the account under test' },
+  { flag: '--second-token', env: 'WIDGET_SECOND_TOKEN', kind: 'string', key: 'secondToken', arg: 'token', secret: true,
+    defaultText: 'none; isolation checks skipped', description: 'Bearer token of a second account, for isolation checks' },
+  { flag: '--report-dir', env: 'WIDGET_REPORT_DIR', kind: 'string', key: 'reportDir', arg: 'dir',
+    default: 'reports', description: 'Directory the reports are written to' },
+  { flag: '--strict', env: 'WIDGET_STRICT', kind: 'bool', key: 'strict',
+    default: false, description: 'Fail the run on SHOULD-level violations too' },
+  { flag: '--timeout', env: 'WIDGET_TIMEOUT_MS', kind: 'int', key: 'timeoutMs', arg: 'ms', min: 1, unit: 'milliseconds',
+    default: 10_000, description: 'Per-request timeout in milliseconds' },
+  { flag: '--concurrency', env: 'WIDGET_CONCURRENCY', kind: 'int', key: 'concurrency', arg: 'n', min: 1, max: 64,
+    default: 4, description: 'Most requests in flight at once' },
+  { flag: '--seed', env: 'WIDGET_SEED', kind: 'int', key: 'seed', arg: 'n', min: INT32_MIN, max: INT32_MAX,
+    defaultText: 'random', description: 'fast-check seed; reuse a reported seed to replay a run' },
+  { flag: '--runs', env: 'WIDGET_RUNS', kind: 'int', key: 'runs', arg: 'n', min: 1,
+    default: 50, description: 'fast-check runs per property' },
+  { flag: '--clock-tolerance', env: 'WIDGET_CLOCK_TOLERANCE_MS', kind: 'int', key: 'clockToleranceMs', arg: 'ms', min: 0,
+    unit: 'milliseconds', default: 300_000,
+    description: "Allowed difference between the server's created_at and the client's clock, in milliseconds" },
+  { flag: '--max-retries', env: 'WIDGET_MAX_RETRIES', kind: 'int', key: 'maxRetries', arg: 'n', min: 0, max: 10,
+    default: 3, description: 'Retries of a request answered 429 or 503' },
+  { flag: '--max-retry-wait', env: 'WIDGET_MAX_RETRY_WAIT_MS', kind: 'int', key: 'maxRetryWaitMs', arg: 'ms', min: 0,
+    unit: 'milliseconds', default: 30_000, description: 'Longest Retry-After the suite will wait, in milliseconds' },
+  { flag: '--list', kind: 'flag', key: 'list', default: false, description: 'Print the rule catalogue and exit' },
+  { flag: '--help', short: '-h', kind: 'flag', key: 'help', default: false, description: 'Print this help and exit' },
+];
+
+const EXIT_CODES = [
+  [0, 'conformant'],
+  [1, 'a rule failed'],
+  [2, 'usage or configuration error'],
+  [3, 'target unreachable'],
+] as const;
+
+const REDACTED = '[REDACTED]';
+
+/** A raw option value and a label naming where it came from, for error messages. */
+interface Given {
+  readonly raw: string;
+  readonly from: string;
+}
+
+/** Resolves the configuration from flags, then `env`, then the .env file, then defaults. */
+export function resolveConfig(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  options: { envFile?: string } = {},
+): SuiteConfig {
+  const envFile = options.envFile ?? resolve(process.cwd(), '.env');
+  const fileLabel = options.envFile ?? '.env';
+  const flags = parseArgv(argv);
+  const file = readEnvFile(envFile);
+
+  const config: Record<string, unknown> = {};
+  const sources = new Map<OptionDef['key'], string>();
+  for (const def of OPTIONS) {
+    const given =
+      flags.get(def) ?? fromEnv(def, env, (name) => name) ?? fromEnv(def, file, (name) => `${name} in ${fileLabel}`);
+    const value = given ? convert(def, given) : def.default;
+    if (value === undefined) continue;
+    config[def.key] = value;
+    if (given) sources.set(def.key, given.from);
+  }
+  config.seedGiven = config.seed !== undefined;
+  config.seed ??= randomInt(INT32_MIN, INT32_MAX + 1);
+
+  // Every field was filled from a table entry whose key and kind are checked against SuiteConfig.
+  const result = config as unknown as SuiteConfig;
+  // --help and --list never contact a target, so a half-configured target must not block them.
+  if (!result.help && !result.list) checkRelations(result, sources);
+  return result;
+}
+
+/** The config with every secret replaced by "[REDACTED]", safe to print or write to a report. */
+export function redactedConfig(c: SuiteConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...c };
+  for (const def of OPTIONS) {
+    if (def.secret && out[def.key] !== undefined) out[def.key] = REDACTED;
+  }
+  return out;
+}
+
+/** The non-empty secret values of `c`, for scrubbing them from logs and reports. */
+export function secretsOf(c: SuiteConfig): string[] {
+  return OPTIONS.filter((def) => def.secret)
+    .map((def) => c[def.key])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+/** The --help text: every option with its variable, default and meaning, then the exit codes. */
+export function helpText(): string {
+  const rows = OPTIONS.map((def) => [usageOf(def), def.env ?? '', defaultOf(def)] as const);
+  const flagWidth = Math.max(...rows.map(([flag]) => flag.length));
+  const envWidth = Math.max(...rows.map(([, env]) => env.length));
+  const line = ([flag, env, fallback]: readonly [string, string, string]) =>
+    `  ${flag.padEnd(flagWidth)}  ${env.padEnd(envWidth)}  ${fallback}`.trimEnd();
+
+  return [
+    'Usage: npm test -- [options]',
+    '',
+    'Checks a Widget Service deployment against the conformance rules.',
+    'Without --base-url the suite runs against its embedded reference server.',
+    '',
+    line(['Option', 'Variable', 'Default']),
+    ...OPTIONS.flatMap((def, i) => [line(rows[i]!), `      ${def.description}${rangeOf(def)}`]),
+    '',
+    'Settings are taken from flags first, then environment variables, then a .env',
+    'file in the current directory, then the defaults. Empty variables count as unset.',
+    '',
+    'Exit codes:',
+    ...EXIT_CODES.map(([code, meaning]) => `  ${code}  ${meaning}`),
+    '',
+  ].join('\n');
+}
+
+function usageOf(def: OptionDef): string {
+  const names = def.short ? `${def.short}, ${def.flag}` : def.flag;
+  return 'arg' in def ? `${names} <${def.arg}>` : names;
+}
+
+function rangeOf(def: OptionDef): string {
+  return def.kind === 'int' && def.max !== undefined ? ` (${def.min} to ${def.max})` : '';
+}
+
+function defaultOf(def: OptionDef): string {
+  if (def.defaultText !== undefined) return def.defaultText;
+  if (def.kind === 'flag') return '';
+  if (def.kind === 'bool') return def.default ? 'on' : 'off';
+  return String(def.default);
+}
+
+function parseArgv(argv: readonly string[]): Map<OptionDef, Given> {
+  const given = new Map<OptionDef, Given>();
+  let previous: OptionDef | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-') || arg === '-' || arg === '--') throw unexpectedArgument(arg, previous);
+
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const def = OPTIONS.find((o) => o.flag === name || o.short === name);
+    // Only the name is echoed: the part after '=' may be a token.
+    if (!def) throw new ConfigError(`unknown option ${name}${suggestionFor(name)}`);
+    if (given.has(def)) throw new ConfigError(`${def.flag} was given more than once`);
+
+    let raw = eq === -1 ? undefined : arg.slice(eq + 1);
+    if (def.kind === 'flag') {
+      if (raw !== undefined) throw new ConfigError(`${name} takes no value`);
+      raw = 'true';
+    } else if (def.kind === 'bool') {
+      raw ??= 'true';
+    } else if (raw === undefined) {
+      const next = argv[i + 1];
+      // '-5' is a value (a seed), '-h' or '--runs' is the next option.
+      if (next === undefined || /^-(?!\d)/.test(next)) {
+        throw new ConfigError(`${name} needs a value: ${usageOf(def)}`);
+      }
+      raw = next;
+      i++;
+    }
+    given.set(def, { raw, from: name });
+    previous = def;
+  }
+  return given;
+}
+
+function unexpectedArgument(arg: string, previous: OptionDef | undefined): ConfigError {
+  // An unquoted token containing a space splits in two; echoing the second half would leak it.
+  if (previous?.secret) {
+    return new ConfigError(`unexpected argument after the value of ${previous.flag}; a token cannot contain whitespace`);
+  }
+  return new ConfigError(`unexpected argument ${JSON.stringify(arg)}; only options are accepted (see --help)`);
+}
+
+function suggestionFor(name: string): string {
+  const typed = name.replace(/^-+/, '');
+  const names = OPTIONS.map((o) => o.flag.slice(2));
+  const prefixed = names.filter((n) => n.startsWith(typed));
+  const nearest = names
+    .map((n) => ({ n, d: levenshtein(typed, n) }))
+    .filter(({ d }) => d <= 3)
+    .sort((a, b) => a.d - b.d)[0]?.n;
+  // A unique prefix reads as an abbreviation, so it beats a closer typo.
+  const best = prefixed.length === 1 ? prefixed[0] : nearest;
+  return best === undefined ? '' : `; did you mean --${best}?`;
+}
+
+function levenshtein(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, substitution));
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+function readEnvFile(path: string): Record<string, string> {
+  try {
+    return parseDotenv(readFileSync(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+function fromEnv(
+  def: OptionDef,
+  vars: Record<string, string | undefined>,
+  label: (name: string) => string,
+): Given | undefined {
+  if (def.env === undefined) return undefined;
+  const raw = vars[def.env];
+  // Empty means unset, so a copied .env.example with blank values changes nothing.
+  return raw === undefined || raw === '' ? undefined : { raw, from: label(def.env) };
+}
+
+function convert(def: OptionDef, { raw, from }: Given): string | number | boolean {
+  const invalid = (rule: string, shown = raw) => new ConfigError(`${from} must ${rule}, got ${JSON.stringify(shown)}`);
+  switch (def.kind) {
+    case 'flag':
+      return true;
+    case 'bool': {
+      const value = parseBool(raw);
+      if (value === undefined) throw invalid('be a boolean (true/false, yes/no, on/off, 1/0)');
+      return value;
+    }
+    case 'int': {
+      const value = Number(raw);
+      const ok = /^-?\d+$/.test(raw) && value >= def.min && value <= (def.max ?? Number.MAX_SAFE_INTEGER);
+      if (!ok) throw invalid(`be ${intRule(def)}`);
+      return value;
+    }
+    case 'url':
+      return parseBaseUrl(raw, invalid);
+    case 'string':
+      if (raw === '') throw new ConfigError(`${from} must not be empty`);
+      if (def.secret && /[\s\p{Cc}]/u.test(raw)) {
+        throw new ConfigError(`${from} must not contain whitespace or control characters (give the bare token, without "Bearer ")`);
+      }
+      return raw;
+  }
+}
+
+function parseBool(raw: string): boolean | undefined {
+  const value = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  return undefined;
+}
+
+function intRule({ min, max, unit }: IntOption): string {
+  const range =
+    max !== undefined ? `an integer from ${min} to ${max}`
+    : min === 1 ? 'a positive integer'
+    : min === 0 ? 'a non-negative integer'
+    : `an integer of at least ${min}`;
+  return unit ? `${range} (${unit})` : range;
+}
+
+function parseBaseUrl(raw: string, invalid: (rule: string, shown?: string) => ConfigError): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid('be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('use http or https');
+  if (url.username !== '' || url.password !== '') {
+    throw invalid('not carry user:password credentials (use --token)', `${url.protocol}//***@${url.host}${url.pathname}`);
+  }
+  // Tested on the raw text because a bare trailing '?' or '#' leaves url.search and url.hash empty.
+  if (/[?#]/.test(raw)) throw invalid('not have a query or fragment', raw.replace(/([?#]).*$/s, '$1…'));
+  return url.href.replace(/\/+$/, '');
+}
+
+function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['key'], string>): void {
+  const from = (key: OptionDef['key']) => sources.get(key) ?? key;
+  if (c.baseUrl !== undefined && c.token === undefined) {
+    throw new ConfigError(`${from('baseUrl')} is set but no token is; set --token or WIDGET_TOKEN`);
+  }
+  for (const key of ['token', 'secondToken'] as const) {
+    if (c[key] !== undefined && c.baseUrl === undefined) {
+      throw new ConfigError(
+        `${from(key)} is set without a base URL; set --base-url or WIDGET_BASE_URL, ` +
+          'or drop the token (the embedded reference server uses its own tokens)',
+      );
+    }
+  }
+  if (c.secondToken !== undefined && c.secondToken === c.token) {
+    throw new ConfigError(`${from('secondToken')} must differ from ${from('token')}: isolation checks need two accounts`);
+  }
+}

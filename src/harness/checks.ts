@@ -1,0 +1,98 @@
+/**
+ * Contract checks shared by every suite. Each one fails the calling rule with the
+ * expectation beside what was received and the exchange, or returns what it checked.
+ */
+import type { ApiResponse } from '../http/client.ts';
+import { formatIssues, preview, validateSchema, type SchemaName } from '../schema.ts';
+import type { RuleContext } from './rule.ts';
+
+export type Json = Record<string, unknown>;
+
+/** "2xx", "4xx", … */
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`;
+}
+
+/** True for `application/json`, with any parameters (RFC 9110 §8.3.1: type and subtype are case-insensitive). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
+  return mediaType === 'application/json';
+}
+
+/** Fails unless the status is 2xx. */
+export function expect2xx(t: RuleContext, res: ApiResponse, action: string): void {
+  t.check(res.status >= 200 && res.status < 300, () => ({
+    expected: `a 2xx status for ${action}`,
+    received: `${res.status}`,
+    exchanges: [res.exchange],
+  }));
+}
+
+/** The parsed JSON body; fails when the body is not JSON. */
+export function jsonBody(t: RuleContext, res: ApiResponse, what: string): unknown {
+  t.check(res.jsonError === undefined, () => ({
+    expected: `${what} as a JSON body`,
+    received: res.jsonError ?? '',
+    exchanges: [res.exchange],
+  }));
+  return res.json;
+}
+
+/** The body as a JSON object; fails when it is not one. */
+export function jsonObject(t: RuleContext, res: ApiResponse, what: string): Json {
+  const body = jsonBody(t, res, what);
+  t.check(body !== null && typeof body === 'object' && !Array.isArray(body), () => ({
+    expected: `${what} as a JSON object`,
+    received: preview(body),
+    exchanges: [res.exchange],
+  }));
+  return body as Json;
+}
+
+/** Fails unless the value matches the named JSON Schema. */
+export function expectSchema(t: RuleContext, name: SchemaName, value: unknown, res: ApiResponse, what: string): void {
+  const issues = validateSchema(name, value);
+  t.check(issues.length === 0, () => ({
+    expected: `${what} matching the ${name} schema (schemas/${name}.schema.json)`,
+    received: `${issues.length} violation(s):\n    ${formatIssues(issues).split('\n').join('\n    ')}`,
+    exchanges: [res.exchange],
+  }));
+}
+
+/**
+ * A documented failure (§7): a 4xx (never 2xx, never 5xx) with an Error object body.
+ * `action` says what was refused, e.g. "a create without name".
+ */
+export function expectErrorObject(t: RuleContext, res: ApiResponse, action: string): Json {
+  t.check(res.status >= 400 && res.status < 500, () => ({
+    expected: `a 4xx status for ${action}`,
+    received: `${res.status} (${statusClass(res.status)})`,
+    exchanges: [res.exchange],
+  }));
+  const body = jsonBody(t, res, `an Error object for ${action}`);
+  expectSchema(t, 'error', body, res, `an Error object for ${action}`);
+  return body as Json;
+}
+
+/**
+ * The Widget of a successful create: 2xx and a JSON object with a usable id. Used as a
+ * test's setup, so a failure says the test could not get as far as its own rule.
+ */
+export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a create with a valid name'): Json & { id: string } {
+  expect2xx(t, res, action);
+  const body = jsonObject(t, res, `the created Widget of ${action}`);
+  t.check(typeof body.id === 'string' && body.id !== '', () => ({
+    expected: `the created Widget of ${action} with a non-empty string id`,
+    received: `id ${preview(body.id)}`,
+    exchanges: [res.exchange],
+  }));
+  return body as Json & { id: string };
+}
+
+/** Creates a widget carrying the run marker and returns it; fails the rule if the create fails. */
+export async function createOrFail(t: RuleContext, fields: { name?: string; description?: string } = {}): Promise<Json & { id: string }> {
+  const body = { name: fields.name ?? t.name(), ...(fields.description === undefined ? {} : { description: fields.description }) };
+  const res = await t.api.create(body);
+  return createdWidget(t, res, `a create of ${preview(body)}`);
+}

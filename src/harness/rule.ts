@@ -1,0 +1,88 @@
+/**
+ * `rule()`: the one way a suite declares a test. It titles the test with its rule id, tags
+ * it (JUnit properties rule, level, section), and applies the rule's level: a MUST failure
+ * fails the test; a SHOULD failure is recorded as a warning and fails only under --strict.
+ */
+import { test, type TestContext } from 'vitest';
+import type { WidgetApi } from '../api.ts';
+import { ruleById, type Rule } from '../rules.ts';
+import { runContext } from './context.ts';
+import { ConformanceFailure, type FailureDetail } from './failure.ts';
+import type { SuiteSettings } from './settings.ts';
+
+/** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
+export interface RuleContext {
+  readonly rule: Rule;
+  readonly settings: SuiteSettings;
+  /** The account under test. */
+  readonly api: WidgetApi;
+  /** The second account; present only in tests declared with `needs: 'second-token'`. */
+  readonly second: WidgetApi;
+  /** A widget name carrying the run marker (so the sweep finds it), the rule id and a label. */
+  name(label?: string): string;
+  /** Fails the rule with the expectation beside what was received. */
+  fail(detail: FailureDetail): never;
+  /** Fails the rule unless the condition holds; the detail is built only on failure. */
+  check(condition: boolean, detail: () => FailureDetail): void;
+}
+
+export interface RuleOptions {
+  /** Skipped (saying how to enable it) when the run has no second account. */
+  readonly needs?: 'second-token';
+}
+
+export const SECOND_TOKEN_HINT = 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it';
+
+let sequence = 0;
+
+/** Declares a test of one rule; the title must say the outcome, e.g. `unknown ids answer an Error`. */
+export function rule(id: string, title: string, body: (t: RuleContext) => Promise<void>, options: RuleOptions = {}): void {
+  const r = ruleById(id);
+  test(`${id} ${title}`, { meta: { rule: id } }, async (ctx: TestContext) => {
+    await ctx.annotate(r.id, 'rule');
+    await ctx.annotate(r.level, 'level');
+    await ctx.annotate(r.section, 'section');
+    const run = runContext();
+    if (options.needs === 'second-token' && !run.second) {
+      await ctx.annotate(SECOND_TOKEN_HINT, 'skip-reason');
+      ctx.skip(SECOND_TOKEN_HINT);
+    }
+    const t = makeContext(r, run.settings, run.primary, run.second);
+    try {
+      await body(t);
+    } catch (error) {
+      if (error instanceof ConformanceFailure && r.level === 'SHOULD') {
+        await ctx.annotate(firstLines(error.message), 'warning');
+        if (run.settings.strict) throw error;
+        return;
+      }
+      throw error;
+    }
+  });
+}
+
+function makeContext(r: Rule, s: SuiteSettings, api: WidgetApi, second: WidgetApi | undefined): RuleContext {
+  const { redactor } = api.http;
+  const fail = (detail: FailureDetail): never => {
+    throw new ConformanceFailure(r, detail, redactor);
+  };
+  return {
+    rule: r,
+    settings: s,
+    api,
+    get second(): WidgetApi {
+      if (!second) throw new Error(`${r.id} uses the second account but was not declared with needs: 'second-token'`);
+      return second;
+    },
+    name: (label = 'widget') => `${s.marker} ${r.id} ${label} ${(sequence += 1)}`,
+    fail,
+    check(condition: boolean, detail: () => FailureDetail): void {
+      if (!condition) fail(detail());
+    },
+  };
+}
+
+/** The rule line and the expected/received lines of a failure: enough for a warning. */
+function firstLines(message: string): string {
+  return message.split('\n').slice(0, 3).map((l) => l.trim()).join(' | ');
+}

@@ -1,0 +1,45 @@
+/**
+ * What the runner hands to the test workers through vitest's provide/inject: the resolved
+ * target, tokens and limits. It never leaves memory: nothing here is printed or written.
+ */
+import { inject } from 'vitest';
+
+export interface SuiteSettings {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly secondToken?: string;
+  /** Human-readable target, e.g. "embedded reference server". */
+  readonly targetLabel: string;
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  readonly maxRetries: number;
+  readonly maxRetryWaitMs: number;
+  readonly strict: boolean;
+  readonly clockToleranceMs: number;
+  readonly seed: number;
+  readonly runs: number;
+  /** Unique to this run; every widget the suite creates carries it, so a sweep can find them all. */
+  readonly marker: string;
+  /** Where workers drop their request counts for the runner to add up. */
+  readonly statsDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    suiteSettings: SuiteSettings;
+  }
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** Rule id of a rule test; the runner groups outcomes by it. */
+    rule?: string;
+  }
+}
+
+/** The settings of this run, as provided by the runner. */
+export function settings(): SuiteSettings {
+  const value = inject('suiteSettings');
+  if (!value) throw new Error('no suite settings were provided: run the suite with `npm test`, not vitest directly');
+  return value;
+}

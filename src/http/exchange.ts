@@ -1,0 +1,54 @@
+/**
+ * Recorded HTTP exchanges: what a failure message shows. Everything in an Exchange is
+ * already redacted and cut, so it can be printed or written anywhere as it is.
+ */
+
+/** Bodies are cut at this many bytes in recordings; the note says how much was left out. */
+export const RECORDED_BODY_LIMIT = 4096;
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+export interface RecordedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export interface Exchange {
+  readonly request: RecordedRequest;
+  readonly response?: RecordedResponse;
+  /** Set when no complete response arrived. */
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+/** Cuts a body for recording, with a note of the total size when it was cut. */
+export function cutBody(text: string, totalBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= RECORDED_BODY_LIMIT) return text;
+  const head = bytes.subarray(0, RECORDED_BODY_LIMIT).toString('utf8').replace(/\uFFFD$/, '');
+  return `${head}\n… [body cut at ${RECORDED_BODY_LIMIT} bytes of ${totalBytes}]`;
+}
+
+function headerLines(headers: Readonly<Record<string, string>>): string[] {
+  return Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+}
+
+/** Renders an exchange as an HTTP transcript, indented for inclusion in a failure message. */
+export function formatExchange(exchange: Exchange, indent = '  '): string {
+  const { request, response } = exchange;
+  const lines = [`> ${request.method} ${request.url}`, ...headerLines(request.headers).map((l) => `> ${l}`)];
+  if (request.body !== undefined) lines.push('>', ...request.body.split('\n').map((l) => `> ${l}`));
+  if (response) {
+    lines.push(`< HTTP ${response.status} (${exchange.durationMs} ms)`, ...headerLines(response.headers).map((l) => `< ${l}`));
+    lines.push('<', ...(response.body === '' ? ['(empty body)'] : response.body.split('\n')).map((l) => `< ${l}`));
+  } else {
+    lines.push(`< no response: ${exchange.error ?? 'unknown error'}`);
+  }
+  return lines.map((l) => indent + l).join('\n');
+}

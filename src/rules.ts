@@ -1,0 +1,239 @@
+/**
+ * The rule catalogue: one entry per rule the suite checks, read out of the Widget Service
+ * specification. Ids are published (dashboards key on them): never renumber or reuse one.
+ */
+
+/** MUST: the spec states it (or it follows from plain JSON/HTTP); SHOULD: HTTP convention where the spec is silent. */
+export type Level = 'MUST' | 'SHOULD';
+
+export interface Rule {
+  readonly id: string;
+  readonly level: Level;
+  /** Spec section(s) the rule rests on, e.g. `§4.2`. */
+  readonly section: string;
+  /** One sentence: what a conformant server does. */
+  readonly statement: string;
+  /** The spec text (or the RFC) the rule rests on, quoted. */
+  readonly basis: string;
+}
+
+const SPEC_JSON = '§1: "Requests and responses use JSON (media type application/json)."';
+const SPEC_ERRORS =
+  '§7: "All documented error responses have the Error object shape from section 2 (code required, message required, request_id optional)."';
+const SPEC_ISOLATION = '§1: "Every operation acts on the authenticated account. Widgets of other accounts are not visible."';
+const SPEC_AUTH =
+  '§5: "When authentication fails or is not provided, the service answers with an Error object (documented for list and create)."';
+const SPEC_MALFORMED =
+  '§4.2: "Failures, each with an Error object: The request is malformed (for instance the name field is missing)."';
+const SPEC_PAGING =
+  '§4.1: "Paging rule: when has_more is true, the next page is fetched by passing next_cursor as cursor."';
+
+export const RULES: readonly Rule[] = [
+  // Format (§1, §2, §7)
+  {
+    id: 'FMT-1', level: 'MUST', section: '§1, §2',
+    statement: 'Every response body the spec documents is JSON with Content-Type application/json (parameters such as charset allowed).',
+    basis: SPEC_JSON,
+  },
+  {
+    id: 'FMT-2', level: 'MUST', section: '§2, §7',
+    statement: 'Every documented failure is an Error object (code string, message string, request_id string when present) with a 4xx status.',
+    basis: SPEC_ERRORS,
+  },
+  {
+    id: 'FMT-3', level: 'MUST', section: '§2',
+    statement: 'Every Widget in any response matches the Widget schema: id, name and created_at (RFC 3339 date-time) strings, description a string when present.',
+    basis: '§2 Widget: "id string yes; name string yes; description string no; created_at string, format date-time yes".',
+  },
+  // Create and retrieve (§4.2, §4.3)
+  {
+    id: 'CRUD-1', level: 'MUST', section: '§4.2',
+    statement: 'Create with a name (with or without description) succeeds with a 2xx and returns the new Widget with the name and description sent.',
+    basis: '§4.2: "Creates a new widget on the authenticated account. … Success: the newly created Widget (id, name, description, created_at)."',
+  },
+  {
+    id: 'CRUD-2', level: 'MUST', section: '§2, §4.2',
+    statement: "created_at is the creation time: within the clock tolerance of the client's clock around the create request.",
+    basis: '§2 Widget: "created_at … Creation timestamp."',
+  },
+  {
+    id: 'CRUD-3', level: 'MUST', section: '§2',
+    statement: 'Widgets created in a row all have distinct ids.',
+    basis: '§2 Widget: "id … Unique identifier of the widget."',
+  },
+  {
+    id: 'CRUD-4', level: 'MUST', section: '§4.3',
+    statement: 'Retrieve returns the same Widget as create returned (id, name, description, created_at).',
+    basis: '§4.3: "Success: the requested Widget."',
+  },
+  {
+    id: 'CRUD-5', level: 'MUST', section: '§4.3, §7',
+    statement: 'Retrieve of an id that does not exist answers an Error object with a 4xx.',
+    basis: '§4.3: "Failure: the requested resource does not exist, returns an Error object."',
+  },
+  {
+    id: 'CRUD-6', level: 'SHOULD', section: '§4.2, §4.3 (RFC 9110 §15.3.2, §15.5.5)',
+    statement: 'Create answers 201 Created; retrieve of an unknown id answers 404 Not Found.',
+    basis: 'RFC 9110 §15.3.2: "The 201 (Created) status code indicates that the request has been fulfilled and has resulted in one or more new resources being created."',
+  },
+  // Delete (§4.4)
+  {
+    id: 'DEL-1', level: 'MUST', section: '§4.4, §4.3, §4.1',
+    statement: 'After a successful (2xx) delete, the widget can no longer be retrieved (Error, 4xx) and no longer appears in a list walk.',
+    basis: '§4.4: "DELETE /widgets/{widgetId}"; §4.3: "Failure: the requested resource does not exist, returns an Error object."',
+  },
+  {
+    id: 'DEL-2', level: 'MUST', section: '§2, §4.4',
+    statement: 'A deleted id never comes back as another widget: ids are not reused.',
+    basis: '§2 Widget: "id … Unique identifier of the widget."',
+  },
+  {
+    id: 'DEL-3', level: 'SHOULD', section: '§4.4 (RFC 9110 §9.3.5)',
+    statement: 'Delete answers 200, 202 or 204; deleting an unknown id is not a 5xx.',
+    basis: 'RFC 9110 §9.3.5: "If a DELETE method is successfully applied, the origin server SHOULD send a 202 (Accepted) …, a 204 (No Content) …, or a 200 (OK)".',
+  },
+  // Account isolation (§1)
+  {
+    id: 'ISO-1', level: 'MUST', section: '§1, §4.1',
+    statement: "No widget of account A ever appears in a list walk of account B.",
+    basis: SPEC_ISOLATION,
+  },
+  {
+    id: 'ISO-2', level: 'MUST', section: '§1, §4.3',
+    statement: "Account B cannot retrieve account A's widget: an Error object with a 4xx.",
+    basis: SPEC_ISOLATION,
+  },
+  {
+    id: 'ISO-3', level: 'MUST', section: '§1, §4.4',
+    statement: "Account B's delete of account A's widget has no effect: A still retrieves it unchanged.",
+    basis: SPEC_ISOLATION,
+  },
+  {
+    id: 'ISO-4', level: 'MUST', section: '§1, §4.1',
+    statement: "A cursor obtained by account A, used with B's token, reveals none of A's widgets.",
+    basis: SPEC_ISOLATION,
+  },
+  {
+    id: 'ISO-5', level: 'SHOULD', section: '§1, §4.3',
+    statement: "B's answer for A's widget has the same status and code as for an id that never existed (no existence oracle).",
+    basis: SPEC_ISOLATION,
+  },
+  // Authentication (§5)
+  {
+    id: 'AUTH-1', level: 'MUST', section: '§5, §7',
+    statement: 'List and create without an Authorization header fail with an Error object and a 4xx.',
+    basis: SPEC_AUTH,
+  },
+  {
+    id: 'AUTH-2', level: 'MUST', section: '§5, §7',
+    statement: 'List and create with an unknown token, a wrong scheme, an empty bearer or a valid token with extra characters fail with an Error object and a 4xx.',
+    basis: '§5: "Every operation is authenticated with a bearer token sent in the header Authorization, in the form: Bearer <ACCESS_TOKEN>."',
+  },
+  {
+    id: 'AUTH-3', level: 'MUST', section: '§5, §4.2',
+    statement: 'A create refused for authentication creates nothing.',
+    basis: SPEC_AUTH,
+  },
+  {
+    id: 'AUTH-4', level: 'MUST', section: '§5, §4.3, §4.4',
+    statement: 'Retrieve and delete without valid credentials fail (non-2xx), have no effect and do not reveal the widget.',
+    basis: '§5: "Every operation is authenticated with a bearer token"',
+  },
+  {
+    id: 'AUTH-5', level: 'SHOULD', section: '§5 (RFC 6750 §3)',
+    statement: 'Authentication failures answer 401 with WWW-Authenticate: Bearer and never echo the presented token.',
+    basis: 'RFC 6750 §3: "If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field".',
+  },
+  // Malformed requests (§4.2, §7)
+  {
+    id: 'MAL-1', level: 'MUST', section: '§4.2, §7',
+    statement: 'Create without name fails with an Error object and a 4xx, and creates nothing.',
+    basis: SPEC_MALFORMED,
+  },
+  {
+    id: 'MAL-2', level: 'MUST', section: '§4.2, §7',
+    statement: 'Create with a name that is not a string, or a description of another type, fails with an Error object and a 4xx, and creates nothing.',
+    basis: '§4.2 request body: "name string required; description string not required".',
+  },
+  {
+    id: 'MAL-3', level: 'MUST', section: '§4.2, §7',
+    statement: 'A body that is not JSON, an empty body, or JSON that is not an object fails with an Error object and a 4xx (never a 5xx), and creates nothing.',
+    basis: '§4.2: "Request body (JSON object)"; ' + SPEC_MALFORMED,
+  },
+  {
+    id: 'MAL-4', level: 'SHOULD', section: '§4.2 (RFC 9110 §15.5.1, §15.5.16)',
+    statement: 'Malformed bodies answer 400 or 422; a rejected unsupported Content-Type is an Error object (415 recommended).',
+    basis: 'RFC 9110 §15.5.16: "The 415 (Unsupported Media Type) status code indicates that the origin server is refusing to service the request because the content is in a format not supported by this method on the target resource."',
+  },
+  // Pagination (§4.1, §8)
+  {
+    id: 'PAGE-1', level: 'MUST', section: '§2, §4.1, §8',
+    statement: 'Every page matches the page schema, and holds no more widgets than the limit given.',
+    basis: '§8: "The limit query parameter of the list operation caps the number of widgets returned in one page."',
+  },
+  {
+    id: 'PAGE-2', level: 'MUST', section: '§4.1',
+    statement: 'When has_more is true, next_cursor is a non-empty string.',
+    basis: SPEC_PAGING,
+  },
+  {
+    id: 'PAGE-3', level: 'MUST', section: '§4.1',
+    statement: 'A walk following next_cursor returns every widget of the account exactly once and ends with has_more false.',
+    basis: '§4.1: "Returns a paginated list of widgets owned by the authenticated account." ' + SPEC_PAGING,
+  },
+  {
+    id: 'PAGE-4', level: 'MUST', section: '§2, §4.1',
+    statement: 'has_more is true when the account holds more widgets than the page shows.',
+    basis: '§2 Widget page: "has_more boolean — Whether more widgets are available beyond this page."',
+  },
+  {
+    id: 'PAGE-5', level: 'MUST', section: '§4.1',
+    statement: 'A walk terminates: a repeating cursor or a page that makes no progress is a failure.',
+    basis: SPEC_PAGING,
+  },
+  {
+    id: 'PAGE-6', level: 'MUST', section: '§4.1, §8',
+    statement: 'A list without limit returns a valid page (the default applies).',
+    basis: '§4.1: "Query parameters (both optional)".',
+  },
+  {
+    id: 'PAGE-7', level: 'SHOULD', section: '§4.1',
+    statement: 'A walk is stable under concurrent writes: widgets that exist for the whole walk appear exactly once.',
+    basis: SPEC_PAGING,
+  },
+  {
+    id: 'PAGE-8', level: 'SHOULD', section: '§4.1 (RFC 9110 §15.5.1)',
+    statement: 'An invalid limit or cursor is rejected with an Error object, never a 5xx.',
+    basis: '§4.1: "limit integer — Maximum number of widgets to return. cursor string — Pagination cursor returned by a previous response."',
+  },
+  // Properties (fast-check)
+  {
+    id: 'PROP-1', level: 'MUST', section: '§2, §4.2, §4.3, §4.1',
+    statement: 'Generated names and descriptions (all of Unicode) are either accepted and round-tripped exactly through create, retrieve and list, or rejected with an Error object and a 4xx with nothing created.',
+    basis: '§4.2: "Success: the newly created Widget (id, name, description, created_at)."',
+  },
+  {
+    id: 'PROP-2', level: 'MUST', section: '§2, §4.2',
+    statement: 'Ordinary input is accepted: a name of 1 to 32 printable ASCII characters and a description of 0 to 64.',
+    basis: '§4.2 request body: "name string required; description string not required".',
+  },
+  {
+    id: 'PROP-3', level: 'MUST', section: '§1, §4',
+    statement: 'Random sequences of create, retrieve, list and delete over two accounts agree with a model of the service after every step.',
+    basis: SPEC_ISOLATION,
+  },
+];
+
+const BY_ID = new Map(RULES.map((r) => [r.id, r]));
+
+/** The rule with this id; throws for an unknown id so a typo in a test title cannot go unnoticed. */
+export function ruleById(id: string): Rule {
+  const rule = BY_ID.get(id);
+  if (!rule) throw new Error(`unknown rule id ${JSON.stringify(id)}: add it to src/rules.ts first`);
+  return rule;
+}
+
+/** The family of a rule id: `PAGE-3` → `PAGE`. */
+export function familyOf(id: string): string {
+  return id.replace(/-\d+$/, '');
+}

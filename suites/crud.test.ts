@@ -1,0 +1,220 @@
+/**
+ * Format, create, retrieve and delete (§1, §2, §4.2–§4.4, §7): rules FMT-1..3, CRUD-1..6
+ * and DEL-1..3. Every widget is created by the test that uses it and carries the run marker.
+ */
+import { randomBytes } from 'node:crypto';
+import { createdWidget, createOrFail, expect2xx, expectErrorObject, expectSchema, isJsonMediaType, jsonBody, jsonObject, type Json } from '../src/harness/checks.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { ApiResponse } from '../src/http/client.ts';
+import { parseRfc3339, preview } from '../src/schema.ts';
+import { walkAll } from '../src/sweep.ts';
+import { describeEnd } from '../src/walk.ts';
+
+/** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
+const ID_SAMPLE = 5;
+/** Page budget of the DEL-1 list walk (at the largest page size a server allows). */
+const WALK_MAX_PAGES = 10_000;
+
+/** An id no server has issued: random, and marked so it is recognisably the suite's. */
+function unknownId(): string {
+  return `wcs-unknown-${randomBytes(8).toString('hex')}`;
+}
+
+function sameInstant(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return a === b;
+  const ta = parseRfc3339(a);
+  const tb = parseRfc3339(b);
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+}
+
+/** The documented responses whose format FMT-1 checks, each obtained fresh by its test. */
+const DOCUMENTED: Array<{ what: string; get: (t: RuleContext) => Promise<ApiResponse> }> = [
+  { what: 'a created Widget (§4.2)', get: (t) => t.api.create({ name: t.name('fmt') }) },
+  { what: 'a retrieved Widget (§4.3)', get: async (t) => t.api.retrieve((await createOrFail(t)).id) },
+  { what: 'a Widget page (§4.1)', get: (t) => t.api.list() },
+  { what: 'the Error for a create without name (§4.2)', get: (t) => t.api.create({ description: t.name('no name') }) },
+  { what: 'the Error for an unknown id (§4.3)', get: (t) => t.api.retrieve(unknownId()) },
+  { what: 'the Error for a list without credentials (§5)', get: (t) => t.api.list({}, { authorization: null }) },
+  { what: 'the Error for a create without credentials (§5)', get: (t) => t.api.create({ name: t.name('no auth') }, { auth: { authorization: null } }) },
+];
+
+for (const doc of DOCUMENTED) {
+  rule('FMT-1', `${doc.what} is JSON sent as application/json`, async (t) => {
+    const res = await doc.get(t);
+    t.check(isJsonMediaType(res.headers['content-type']), () => ({
+      expected: 'Content-Type: application/json (parameters allowed)',
+      received: res.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${res.headers['content-type']}`,
+      exchanges: [res.exchange],
+    }));
+    jsonBody(t, res, doc.what);
+  });
+}
+
+/** The documented failures FMT-2 checks: each must be a 4xx with an Error object. */
+const DOCUMENTED_FAILURES: Array<{ what: string; get: (t: RuleContext) => Promise<ApiResponse> }> = DOCUMENTED.filter((d) => d.what.startsWith('the Error'));
+
+for (const doc of DOCUMENTED_FAILURES) {
+  rule('FMT-2', `${doc.what.replace('the Error', 'the answer')} is an Error object with a 4xx`, async (t) => {
+    const res = await doc.get(t);
+    expectErrorObject(t, res, doc.what.replace('the Error for ', ''));
+  });
+}
+
+rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
+  const res = await t.api.create({ name: t.name(), description: 'schema check' });
+  expect2xx(t, res, 'a create with a valid name');
+  expectSchema(t, 'widget', jsonBody(t, res, 'the created Widget'), res, 'the created Widget');
+});
+
+rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
+  const created = await createOrFail(t, { description: 'schema check' });
+  const res = await t.api.retrieve(created.id);
+  expect2xx(t, res, 'a retrieve of a widget just created');
+  expectSchema(t, 'widget', jsonBody(t, res, 'the retrieved Widget'), res, 'the retrieved Widget');
+});
+
+rule('FMT-3', 'every Widget in a page matches the Widget schema', async (t) => {
+  await createOrFail(t);
+  const res = await t.api.list();
+  expect2xx(t, res, 'a list');
+  const data = jsonObject(t, res, 'the Widget page').data;
+  t.check(Array.isArray(data), () => ({ expected: 'a page whose data is an array', received: preview(data), exchanges: [res.exchange] }));
+  (data as unknown[]).forEach((widget, i) => expectSchema(t, 'widget', widget, res, `data[${i}] of the page`));
+});
+
+rule('CRUD-1', 'a widget created with a name and a description is returned with both', async (t) => {
+  const sent = { name: t.name(), description: 'a description, with "quotes" and ünïcödé' };
+  const res = await t.api.create(sent);
+  const widget = createdWidget(t, res);
+  t.check(widget.name === sent.name && widget.description === sent.description, () => ({
+    expected: `name ${preview(sent.name)} and description ${preview(sent.description)}`,
+    received: `name ${preview(widget.name)} and description ${preview(widget.description)}`,
+    exchanges: [res.exchange],
+  }));
+});
+
+rule('CRUD-1', 'a widget created with only a name is returned with that name and no other description', async (t) => {
+  const sent = { name: t.name() };
+  const res = await t.api.create(sent);
+  const widget = createdWidget(t, res);
+  // Without a description sent, absent or empty is faithful; any other value was invented.
+  t.check(widget.name === sent.name && (widget.description === undefined || widget.description === ''), () => ({
+    expected: `name ${preview(sent.name)} and no description (absent or "")`,
+    received: `name ${preview(widget.name)} and description ${preview(widget.description)}`,
+    exchanges: [res.exchange],
+  }));
+});
+
+rule('CRUD-2', "created_at is the creation time, within the clock tolerance of the client's clock", async (t) => {
+  const before = Date.now();
+  const res = await t.api.create({ name: t.name() });
+  const after = Date.now();
+  const widget = createdWidget(t, res);
+  const at = typeof widget.created_at === 'string' ? parseRfc3339(widget.created_at) : Number.NaN;
+  const tol = t.settings.clockToleranceMs;
+  t.check(!Number.isNaN(at) && at >= before - tol && at <= after + tol, () => ({
+    expected: `an RFC 3339 time between ${new Date(before - tol).toISOString()} and ${new Date(after + tol).toISOString()} (request sent ${new Date(before).toISOString()}, tolerance ${tol} ms, --clock-tolerance)`,
+    received: `created_at ${preview(widget.created_at)}${Number.isNaN(at) ? ' (not an RFC 3339 date-time)' : `, ${Math.round((at - before) / 1000)} s from the request`}`,
+    exchanges: [res.exchange],
+  }));
+});
+
+rule('CRUD-3', `${ID_SAMPLE} widgets created at once all have distinct ids`, async (t) => {
+  const responses = await Promise.all(Array.from({ length: ID_SAMPLE }, () => t.api.create({ name: t.name() })));
+  const ids = responses.map((res) => createdWidget(t, res).id);
+  const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+  t.check(repeated.length === 0, () => ({
+    expected: `${ID_SAMPLE} distinct ids`,
+    received: `ids ${preview(ids)}; repeated: ${preview([...new Set(repeated)])}`,
+    exchanges: responses.filter((r) => repeated.includes(String((r.json as Json).id))).map((r) => r.exchange),
+  }));
+});
+
+rule('CRUD-4', 'retrieve returns the widget exactly as create returned it', async (t) => {
+  const createRes = await t.api.create({ name: t.name(), description: 'retrieve me' });
+  const created = createdWidget(t, createRes);
+  const res = await t.api.retrieve(created.id);
+  expect2xx(t, res, `a retrieve of the widget just created (id ${preview(created.id)})`);
+  const got = jsonObject(t, res, 'the retrieved Widget');
+  const differing = (['id', 'name', 'description', 'created_at'] as const).filter((k) =>
+    k === 'created_at' ? !sameInstant(got[k], created[k]) : got[k] !== created[k],
+  );
+  t.check(differing.length === 0, () => ({
+    expected: `the created Widget's ${differing.map((k) => `${k} ${preview(created[k])}`).join(', ')}`,
+    received: differing.map((k) => `${k} ${preview(got[k])}`).join(', '),
+    exchanges: [createRes.exchange, res.exchange],
+  }));
+});
+
+rule('CRUD-5', 'retrieve of an id that never existed answers an Error object with a 4xx', async (t) => {
+  const res = await t.api.retrieve(unknownId());
+  expectErrorObject(t, res, 'a retrieve of an id that never existed');
+});
+
+rule('CRUD-6', 'create answers 201 Created', async (t) => {
+  const res = await t.api.create({ name: t.name() });
+  createdWidget(t, res);
+  t.check(res.status === 201, () => ({ expected: 'status 201 for a successful create', received: `${res.status}`, exchanges: [res.exchange] }));
+});
+
+rule('CRUD-6', 'retrieve of an unknown id answers 404 Not Found', async (t) => {
+  const res = await t.api.retrieve(unknownId());
+  t.check(res.status === 404, () => ({ expected: 'status 404 for an id that never existed', received: `${res.status}`, exchanges: [res.exchange] }));
+});
+
+rule('DEL-1', 'a deleted widget can no longer be retrieved', async (t) => {
+  const widget = await createOrFail(t);
+  const del = await t.api.remove(widget.id);
+  expect2xx(t, del, `a delete of the account's own widget ${preview(widget.id)}`);
+  const res = await t.api.retrieve(widget.id);
+  t.check(res.status >= 400 && res.status < 500, () => ({
+    expected: 'a 4xx Error for a retrieve of the widget just deleted',
+    received: `${res.status}`,
+    exchanges: [del.exchange, res.exchange],
+  }));
+  expectErrorObject(t, res, 'a retrieve of a deleted widget');
+});
+
+rule('DEL-1', 'a deleted widget no longer appears in a list walk', async (t) => {
+  const widget = await createOrFail(t);
+  const del = await t.api.remove(widget.id);
+  expect2xx(t, del, `a delete of the account's own widget ${preview(widget.id)}`);
+  const walk = await walkAll(t.api, WALK_MAX_PAGES);
+  const page = walk.pages.find((p) => p.ids.includes(widget.id));
+  t.check(page === undefined, () => ({
+    expected: `no widget with id ${preview(widget.id)} in the list after its delete answered ${del.status}`,
+    received: `it is on page ${page?.number} of a walk with limit ${walk.limit ?? '(default)'}`,
+    exchanges: [del.exchange, ...(page ? [page.response.exchange] : [])],
+  }));
+  t.check(walk.end.kind === 'complete', () => ({
+    expected: 'a list walk that reaches has_more false, to confirm the widget is gone',
+    received: `the walk ${describeEnd(walk)}`,
+    exchanges: [walk.last.response.exchange],
+  }));
+});
+
+rule('DEL-2', 'the id of a deleted widget is not given to a widget created after it', async (t) => {
+  const gone = await createOrFail(t);
+  const del = await t.api.remove(gone.id);
+  expect2xx(t, del, `a delete of the account's own widget ${preview(gone.id)}`);
+  for (let i = 0; i < ID_SAMPLE; i += 1) {
+    const res = await t.api.create({ name: t.name('after delete') });
+    const next = createdWidget(t, res);
+    t.check(next.id !== gone.id, () => ({
+      expected: `a new id, not the id ${preview(gone.id)} of the widget deleted just before`,
+      received: `id ${preview(next.id)} again`,
+      exchanges: [del.exchange, res.exchange],
+    }));
+  }
+});
+
+rule('DEL-3', 'delete of an own widget answers 200, 202 or 204', async (t) => {
+  const widget = await createOrFail(t);
+  const res = await t.api.remove(widget.id);
+  t.check([200, 202, 204].includes(res.status), () => ({ expected: 'status 200, 202 or 204', received: `${res.status}`, exchanges: [res.exchange] }));
+});
+
+rule('DEL-3', 'delete of an unknown id is not a 5xx', async (t) => {
+  const res = await t.api.remove(unknownId());
+  t.check(res.status < 500, () => ({ expected: 'a status below 500 (an error or a success, the spec leaves it open)', received: `${res.status}`, exchanges: [res.exchange] }));
+});
