@@ -1,0 +1,56 @@
+/**
+ * The suite judged against known servers: the reference must pass clean, every conformant
+ * variant must pass with no MUST failure, and every faulty server must fail on its rule.
+ */
+import { describe, expect, test } from 'vitest';
+import { startReferenceServer } from '../src/reference/server.ts';
+import { FAULTS } from './servers/faults.ts';
+import { runAgainst } from './servers/serve.ts';
+import { VARIANTS } from './servers/variants.ts';
+import { explain, outcomesOf, runSuite } from './support/suite-runner.ts';
+import { ruleById } from '../src/rules.ts';
+
+describe.concurrent('the suite', () => {
+  test('passes the embedded reference server with no failure, warning, error or skip', async () => {
+    const run = await runSuite([]);
+    expect(run.exitCode, explain(run)).toBe(0);
+    const notPassed = Object.entries(outcomesOf(run.report)).filter(([, o]) => o !== 'pass');
+    expect(notPassed, explain(run)).toEqual([]);
+    expect(run.stdout).toContain('testing the embedded reference server');
+  });
+
+  test('passes the reference server reached by --base-url, with both tokens', async () => {
+    const server = await startReferenceServer();
+    try {
+      const run = await runSuite(['--base-url', server.baseUrl, '--token', server.tokens[0], '--second-token', server.tokens[1]]);
+      expect(run.exitCode, explain(run)).toBe(0);
+      expect(Object.values(outcomesOf(run.report)).every((o) => o === 'pass'), explain(run)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  for (const variant of VARIANTS) {
+    test(`passes the conformant variant "${variant.name}" (${variant.description})`, async () => {
+      const run = await runAgainst(variant.make());
+      expect(run.exitCode, explain(run)).toBe(0);
+      const mustNotPassed = (run.report?.rules ?? []).filter((r) => r.level === 'MUST' && r.outcome !== 'pass');
+      expect(mustNotPassed.map((r) => r.id), explain(run)).toEqual([]);
+    });
+  }
+
+  for (const fault of FAULTS) {
+    const level = ruleById(fault.rule).level;
+    test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}`, async () => {
+      const run = await runAgainst(fault.make());
+      const outcome = outcomesOf(run.report)[fault.rule];
+      if (level === 'MUST') {
+        expect(outcome, explain(run)).toBe('fail');
+        expect(run.exitCode, explain(run)).toBe(1);
+      } else {
+        expect(outcome, explain(run)).toBe('warn');
+        expect(run.exitCode, explain(run)).toBe(0);
+      }
+    });
+  }
+});

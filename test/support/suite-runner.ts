@@ -1,0 +1,82 @@
+/**
+ * Runs the conformance suite as a user does (`node bin/widget-conformance.mjs …`) in a child
+ * process, against a server on loopback, and returns its exit code, output and report.
+ * At most two runs at once: each is a vitest process, and this machine has two cores.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Limiter } from '../../src/http/limiter.ts';
+import { PROJECT_ROOT } from '../../src/paths.ts';
+
+export interface RuleReport {
+  id: string;
+  level: 'MUST' | 'SHOULD';
+  outcome: 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+  tests: Array<{ title: string; outcome: string; messages?: string[]; warnings?: string[] }>;
+}
+
+export interface ConformanceReport {
+  exitCode: number;
+  requests: number;
+  rules: RuleReport[];
+  suiteErrors: string[];
+  cleanup: { deleted: number; problems: string[] };
+}
+
+export interface SuiteRun {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly reportDir: string;
+  /** conformance.json, when the run got as far as writing it. */
+  readonly report?: ConformanceReport;
+  readonly seconds: number;
+}
+
+const slots = new Limiter(Number(process.env.SELF_TEST_PARALLEL ?? 2));
+
+/** Runs the suite with these arguments (a --report-dir of a fresh temp folder is added). */
+export function runSuite(args: readonly string[], env: Record<string, string> = {}): Promise<SuiteRun> {
+  return slots.run(
+    () =>
+      new Promise<SuiteRun>((resolve, reject) => {
+        const reportDir = mkdtempSync(join(tmpdir(), 'wcs-self-'));
+        const started = performance.now();
+        // A clean environment: no WIDGET_* of the developer's, and a cwd with no .env file.
+        const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY'));
+        const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), ...args, '--report-dir', reportDir], {
+          cwd: reportDir,
+          env: { ...base, NO_COLOR: '1', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('error', reject);
+        child.on('close', (exitCode) => {
+          const file = join(reportDir, 'conformance.json');
+          const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
+          resolve({ exitCode, stdout, stderr, reportDir, ...(report ? { report } : {}), seconds: (performance.now() - started) / 1000 });
+        });
+      }),
+  );
+}
+
+/** The outcome of each rule in a report, by id. */
+export function outcomesOf(report: ConformanceReport | undefined): Record<string, string> {
+  return Object.fromEntries((report?.rules ?? []).map((r) => [r.id, r.outcome]));
+}
+
+/** A compact account of a run for assertion messages. */
+export function explain(run: SuiteRun): string {
+  const bad = (run.report?.rules ?? []).filter((r) => r.outcome !== 'pass');
+  return [
+    `exit ${run.exitCode} in ${run.seconds.toFixed(1)} s`,
+    ...bad.map((r) => `${r.id}: ${r.outcome} — ${r.tests.flatMap((t) => t.messages ?? t.warnings ?? []).map((m) => m.split('\n').slice(0, 3).join(' | ')).join(' || ')}`),
+    ...(run.report?.suiteErrors ?? []),
+    run.report ? '' : `stdout:\n${run.stdout.slice(-3000)}\nstderr:\n${run.stderr.slice(-3000)}`,
+  ].join('\n');
+}
