@@ -105,7 +105,7 @@ const EXIT_CODES = [
   [0, 'conformant'],
   [1, 'a rule failed'],
   [2, 'usage or configuration error'],
-  [3, 'target unreachable'],
+  [3, 'the suite could not run: target unreachable, or suite errors (timeouts, rate limits) and no rule failed'],
 ] as const;
 
 const REDACTED = '[REDACTED]';

@@ -381,7 +381,7 @@ describe('documentation', () => {
       if (o.kind === 'int' && o.default !== undefined) expect(help).toMatch(new RegExp(`${o.env}\\s+${o.default}\\n`));
     }
     expect(help).toContain('-h, --help');
-    for (const line of ['0  conformant', '1  a rule failed', '2  usage or configuration error', '3  target unreachable']) {
+    for (const line of ['0  conformant', '1  a rule failed', '2  usage or configuration error', '3  the suite could not run: target unreachable']) {
       expect(help).toContain(line);
     }
   });
