@@ -19,6 +19,7 @@ export interface SuiteConfig {
   clockToleranceMs: number;
   maxRetries: number;
   maxRetryWaitMs: number;
+  maxWidgets: number;
   list: boolean;
   help: boolean;
 }
@@ -97,6 +98,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: 3, description: 'Retries of a request answered 429 or 503' },
   { flag: '--max-retry-wait', env: 'WIDGET_MAX_RETRY_WAIT_MS', kind: 'int', key: 'maxRetryWaitMs', arg: 'ms', min: 0,
     unit: 'milliseconds', default: 30_000, description: 'Longest Retry-After the suite will wait, in milliseconds' },
+  { flag: '--max-widgets', env: 'WIDGET_MAX_WIDGETS', kind: 'int', key: 'maxWidgets', arg: 'n', min: 1, default: 10000,
+    description: 'Most widgets the accounts under test may hold; list walks stop beyond it' },
   { flag: '--list', kind: 'flag', key: 'list', default: false, description: 'Print the rule catalogue and exit' },
   { flag: '--help', short: '-h', kind: 'flag', key: 'help', default: false, description: 'Print this help and exit' },
 ];

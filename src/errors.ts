@@ -32,3 +32,10 @@ export class RateLimitError extends SuiteError {
 export function isSuiteError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'SuiteError';
 }
+
+/** A check could not reach a verdict because something it relies on is broken (e.g. a list walk that never ends). */
+export class InconclusiveError extends SuiteError {
+  constructor(message: string) {
+    super(message, 'ERR_INCONCLUSIVE');
+  }
+}

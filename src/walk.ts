@@ -6,6 +6,17 @@
 import type { WidgetApi } from './api.ts';
 import type { ApiResponse } from './http/client.ts';
 
+/** Pages beyond one a widget that a walk may spend on empty or short pages before it is cut off. */
+export const WALK_SLACK_PAGES = 10;
+
+/**
+ * The page budget of a walk over an account of at most `widgets` widgets: pages may be
+ * shorter than the limit (even one widget each), so one page per widget, plus slack.
+ */
+export function walkBudget(widgets: number): number {
+  return widgets + WALK_SLACK_PAGES;
+}
+
 export interface WalkOptions {
   /** The limit sent on every page; undefined sends none (the server's default applies). */
   readonly limit?: number;
@@ -13,6 +24,8 @@ export interface WalkOptions {
   readonly maxPages: number;
   /** Consecutive pages without a new widget tolerated before `no-progress` (short or empty pages are allowed). */
   readonly maxStalls?: number;
+  /** Start from this cursor instead of the first page (ISO-4 walks another account's cursor). */
+  readonly startCursor?: string;
   /** Called after each page that has a next one, before it is fetched (PAGE-7 writes here). */
   readonly between?: (pageIndex: number) => Promise<void>;
 }
@@ -70,7 +83,7 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
   const widgets = new Map<string, Record<string, unknown>>();
   const occurrences = new Map<string, number[]>();
   const cursorsSeen = new Map<string, number>();
-  let cursor: string | undefined;
+  let cursor: string | undefined = options.startCursor;
   let stalls = 0;
 
   const finish = (end: WalkEnd): WalkResult => {

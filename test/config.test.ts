@@ -135,6 +135,7 @@ describe('flags', () => {
       '--clock-tolerance', '0',
       '--max-retries', '10',
       '--max-retry-wait', '0',
+      '--max-widgets', '7',
     ]);
     expect(c).toEqual({
       baseUrl: URL_,
@@ -150,6 +151,7 @@ describe('flags', () => {
       clockToleranceMs: 0,
       maxRetries: 10,
       maxRetryWaitMs: 0,
+      maxWidgets: 7,
       list: false,
       help: false,
     });

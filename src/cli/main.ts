@@ -19,6 +19,7 @@ import { startReferenceServer, type RunningServer } from '../reference/server.ts
 import { buildJsonReport } from '../report/json.ts';
 import { RULES } from '../rules.ts';
 import { sweep, type SweepResult } from '../sweep.ts';
+import { walkBudget } from '../walk.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { probe } from './probe.ts';
 import { redactProcessOutput } from './redact-output.ts';
@@ -26,8 +27,6 @@ import { runSuites } from './run-vitest.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import { renderSummary } from './summary.ts';
 
-/** How many pages the final sweep may walk per account (at 100 widgets a page, a million widgets). */
-const SWEEP_MAX_PAGES = 10_000;
 
 const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -129,6 +128,7 @@ async function main(): Promise<number> {
       maxRetryWaitMs: config.maxRetryWaitMs,
       strict: config.strict,
       clockToleranceMs: config.clockToleranceMs,
+      maxWidgets: config.maxWidgets,
       seed: config.seed,
       runs: config.runs,
       marker,
@@ -143,7 +143,7 @@ async function main(): Promise<number> {
 
     // Belt and braces: whatever the tests could not delete, and any widget whose create answer was lost.
     const sweeps: SweepResult[] = [];
-    for (const api of [primary, ...(second ? [second] : [])]) sweeps.push(await sweep(api, marker, SWEEP_MAX_PAGES));
+    for (const api of [primary, ...(second ? [second] : [])]) sweeps.push(await sweep(api, marker, walkBudget(config.maxWidgets)));
     const cleanupProblems = sweeps.flatMap((s) => s.problems.map((p) => `${s.account} account: ${p}`));
     const sweptCount = sweeps.reduce((n, s) => n + s.deleted.length, 0);
 

@@ -40,6 +40,8 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       maxWorkers: 1,
       isolate: false,
       sequence: { concurrent: true },
+      // The HTTP client's limiter is what bounds requests in flight; tests only need to keep it busy.
+      maxConcurrency: Math.max(8, settings.concurrency * 4),
       testTimeout,
       hookTimeout: testTimeout,
       passWithNoTests: false,

@@ -2,9 +2,12 @@
  * Contract checks shared by every suite. Each one fails the calling rule with the
  * expectation beside what was received and the exchange, or returns what it checked.
  */
+import type { WidgetApi } from '../api.ts';
 import type { ApiResponse } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { formatIssues, preview, validateSchema, type SchemaName } from '../schema.ts';
 import type { RuleContext } from './rule.ts';
+import { findInWalk, requireComplete } from './snapshots.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -95,4 +98,27 @@ export async function createOrFail(t: RuleContext, fields: { name?: string; desc
   const body = { name: fields.name ?? t.name(), ...(fields.description === undefined ? {} : { description: fields.description }) };
   const res = await t.api.create(body);
   return createdWidget(t, res, `a create of ${preview(body)}`);
+}
+
+/**
+ * Fails when the account's list, walked after `since`, shows a widget that `match` picks.
+ * When the walk cannot finish and nothing was found, the check is inconclusive (a suite
+ * error naming the walk's problem), never a pass on partial evidence.
+ */
+export async function expectNotListed(
+  t: RuleContext,
+  api: WidgetApi,
+  since: number,
+  match: (widget: Json) => boolean,
+  expected: string,
+  related: readonly Exchange[] = [],
+): Promise<void> {
+  const walk = await t.listAfter(api, since);
+  const found = findInWalk(walk, match);
+  t.check(found === undefined, () => ({
+    expected,
+    received: `${preview(found?.widget)} on page ${found?.page} of the ${api.account} account's list walk (limit ${walk.limit ?? 'not sent'})`,
+    exchanges: [...related, ...walk.pages.filter((p) => p.number === found?.page).map((p) => p.response.exchange)],
+  }));
+  requireComplete(walk, `confirm that ${expected}`);
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { WidgetApi } from '../api.ts';
 import { HttpClient } from '../http/client.ts';
 import { settings, type SuiteSettings } from './settings.ts';
+import { Snapshots } from './snapshots.ts';
 
 export interface RunContext {
   /** Unique per worker: names the worker's stats file. */
@@ -14,6 +15,8 @@ export interface RunContext {
   readonly http: HttpClient;
   readonly primary: WidgetApi;
   readonly second?: WidgetApi;
+  /** Shared full walks of each account (see snapshots.ts). */
+  readonly snapshots: Snapshots;
   /** Widgets created and not yet known to be deleted, per account. */
   readonly created: Map<WidgetApi, Set<string>>;
 }
@@ -44,7 +47,7 @@ export function runContext(): RunContext {
   const unregister = (api: WidgetApi, id: string): void => void created.get(api)?.delete(id);
   const primary = new WidgetApi(http, s.token, 'primary', register, unregister);
   const second = s.secondToken ? new WidgetApi(http, s.secondToken, 'second', register, unregister) : undefined;
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), created };
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets), created };
   holder[KEY] = ctx;
   return ctx;
 }

@@ -6,7 +6,8 @@
 import { test, type TestContext } from 'vitest';
 import type { WidgetApi } from '../api.ts';
 import { ruleById, type Rule } from '../rules.ts';
-import { runContext } from './context.ts';
+import type { WalkResult } from '../walk.ts';
+import { runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, type FailureDetail } from './failure.ts';
 import type { SuiteSettings } from './settings.ts';
 
@@ -24,11 +25,17 @@ export interface RuleContext {
   fail(detail: FailureDetail): never;
   /** Fails the rule unless the condition holds; the detail is built only on failure. */
   check(condition: boolean, detail: () => FailureDetail): void;
+  /** Ends the test as skipped: the rule does not apply to a choice this server made (the reason says which). */
+  skip(reason: string): Promise<never>;
+  /** A complete walk of the account's list begun after `since` (a performance.now() reading), shared with other tests. */
+  listAfter(api: WidgetApi, since: number): Promise<WalkResult>;
 }
 
 export interface RuleOptions {
   /** Skipped (saying how to enable it) when the run has no second account. */
   readonly needs?: 'second-token';
+  /** Runs alone, after the concurrent tests before it: for tests whose writes would disturb other tests' walks. */
+  readonly sequential?: boolean;
 }
 
 export const SECOND_TOKEN_HINT = 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it';
@@ -38,7 +45,7 @@ let sequence = 0;
 /** Declares a test of one rule; the title must say the outcome, e.g. `unknown ids answer an Error`. */
 export function rule(id: string, title: string, body: (t: RuleContext) => Promise<void>, options: RuleOptions = {}): void {
   const r = ruleById(id);
-  test(`${id} ${title}`, { meta: { rule: id } }, async (ctx: TestContext) => {
+  test(`${id} ${title}`, { meta: { rule: id }, ...(options.sequential ? { sequential: true } : {}) }, async (ctx: TestContext) => {
     await ctx.annotate(r.id, 'rule');
     await ctx.annotate(r.level, 'level');
     await ctx.annotate(r.section, 'section');
@@ -47,7 +54,11 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       await ctx.annotate(SECOND_TOKEN_HINT, 'skip-reason');
       ctx.skip(SECOND_TOKEN_HINT);
     }
-    const t = makeContext(r, run.settings, run.primary, run.second);
+    const skip = async (reason: string): Promise<never> => {
+      await ctx.annotate(reason, 'skip-reason');
+      return ctx.skip(reason);
+    };
+    const t = makeContext(r, run, skip);
     try {
       await body(t);
     } catch (error) {
@@ -61,7 +72,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
   });
 }
 
-function makeContext(r: Rule, s: SuiteSettings, api: WidgetApi, second: WidgetApi | undefined): RuleContext {
+function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>): RuleContext {
+  const { settings: s, primary: api, second } = run;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
     throw new ConformanceFailure(r, detail, redactor);
@@ -79,6 +91,8 @@ function makeContext(r: Rule, s: SuiteSettings, api: WidgetApi, second: WidgetAp
     check(condition: boolean, detail: () => FailureDetail): void {
       if (!condition) fail(detail());
     },
+    skip,
+    listAfter: (account, since) => run.snapshots.after(account, since),
   };
 }
 

@@ -16,6 +16,8 @@ export interface SuiteSettings {
   readonly maxRetryWaitMs: number;
   readonly strict: boolean;
   readonly clockToleranceMs: number;
+  /** Most widgets an account may hold: bounds every list walk. */
+  readonly maxWidgets: number;
   readonly seed: number;
   readonly runs: number;
   /** Unique to this run; every widget the suite creates carries it, so a sweep can find them all. */

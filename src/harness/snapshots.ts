@@ -1,0 +1,70 @@
+/**
+ * Shared list walks. Many checks ask one question of the list: "after my write, does the
+ * account's list show (or not show) this widget?". Each needs a walk begun after its write;
+ * one walk serves every check waiting at that moment, so concurrent tests do not each walk
+ * the whole account.
+ */
+import type { WidgetApi } from '../api.ts';
+import { InconclusiveError } from '../errors.ts';
+import { walkAll } from '../sweep.ts';
+import { describeEnd, walkBudget, type WalkResult } from '../walk.ts';
+
+interface Walk {
+  readonly startedAt: number;
+  readonly promise: Promise<WalkResult>;
+  settled: boolean;
+}
+
+/** Coalesces full walks of each account. */
+export class Snapshots {
+  private readonly latest = new Map<WidgetApi, Walk>();
+  private readonly queued = new Map<WidgetApi, Promise<WalkResult>>();
+
+  constructor(private readonly maxWidgets: number) {}
+
+  /** A complete walk of the account begun after `since` (a performance.now() reading). */
+  after(api: WidgetApi, since: number): Promise<WalkResult> {
+    const latest = this.latest.get(api);
+    if (latest && latest.startedAt >= since) return latest.promise;
+    if (!latest || latest.settled) return this.start(api).promise;
+    // A walk is under way but began too early: share the one that starts when it ends.
+    let next = this.queued.get(api);
+    if (!next) {
+      next = latest.promise.then(
+        () => this.start(api).promise,
+        () => this.start(api).promise,
+      );
+      this.queued.set(api, next);
+    }
+    return next;
+  }
+
+  private start(api: WidgetApi): Walk {
+    this.queued.delete(api);
+    const walk: Walk = { startedAt: performance.now(), promise: walkAll(api, walkBudget(this.maxWidgets)), settled: false };
+    walk.promise.then(
+      () => (walk.settled = true),
+      () => (walk.settled = true),
+    );
+    this.latest.set(api, walk);
+    return walk;
+  }
+}
+
+/** Where a widget was found in a walk, or undefined. */
+export function findInWalk(walk: WalkResult, match: (widget: Record<string, unknown>) => boolean): { page: number; widget: Record<string, unknown> } | undefined {
+  for (const page of walk.pages) {
+    const body = page.response.json as { data?: unknown[] } | undefined;
+    for (const item of body?.data ?? []) {
+      if (item !== null && typeof item === 'object' && match(item as Record<string, unknown>)) return { page: page.number, widget: item as Record<string, unknown> };
+    }
+  }
+  return undefined;
+}
+
+/** Throws when a walk stopped early: absence from an incomplete list proves nothing either way. */
+export function requireComplete(walk: WalkResult, purpose: string): void {
+  if (walk.end.kind !== 'complete') {
+    throw new InconclusiveError(`could not ${purpose}: the list walk ${describeEnd(walk)} (the PAGE rules report why)`);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Authentication (§5): rules AUTH-1..5, as a matrix of operations × bad credentials. List
+ * and create must answer an Error object (§5, §7 document it for them); retrieve and delete
+ * must at least fail, change nothing and reveal nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AuthOverride, WidgetApi } from '../src/api.ts';
+import { createOrFail, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { ApiResponse } from '../src/http/client.ts';
+import { preview } from '../src/schema.ts';
+
+/** A way of presenting credentials that must not authenticate. */
+interface BadCredential {
+  /** Reads in a title after "with": "with no Authorization header". */
+  readonly label: string;
+  /** The request's Authorization override, and query parameters to add. */
+  readonly auth: (api: WidgetApi) => AuthOverride;
+  readonly query?: (api: WidgetApi) => Record<string, string>;
+  readonly rule: 'AUTH-1' | 'AUTH-2';
+}
+
+const bearerToken = (api: WidgetApi): string => api.bearer.slice('Bearer '.length);
+
+const BAD_CREDENTIALS: readonly BadCredential[] = [
+  // §5: "When authentication fails or is not provided": the not-provided half.
+  { label: 'no Authorization header', rule: 'AUTH-1', auth: () => ({ authorization: null }) },
+  // §5 names the header as the only carrier; a token in the query string is not credentials.
+  {
+    label: 'the valid token only as an access_token query parameter', rule: 'AUTH-1',
+    auth: () => ({ authorization: null }), query: (api) => ({ access_token: bearerToken(api) }),
+  },
+  // The failed half: a well-formed bearer token the server never issued.
+  { label: 'an unknown bearer token', rule: 'AUTH-2', auth: () => ({ authorization: `Bearer wcs-unknown-${randomBytes(12).toString('hex')}` }) },
+  // A server that takes the second word whatever the scheme would accept this.
+  { label: 'the valid token under the Basic scheme', rule: 'AUTH-2', auth: (api) => ({ authorization: `Basic ${bearerToken(api)}` }) },
+  { label: 'an empty bearer token', rule: 'AUTH-2', auth: () => ({ authorization: 'Bearer ' }) },
+  // Catches prefix matching and comparisons that stop at the known token's length.
+  { label: 'the valid token with extra characters appended', rule: 'AUTH-2', auth: (api) => ({ authorization: `${api.bearer}x` }) },
+];
+
+function listWith(api: WidgetApi, bad: BadCredential): Promise<ApiResponse> {
+  return api.list({ ...(bad.query ? { extra: bad.query(api) } : {}) }, bad.auth(api));
+}
+
+async function createWith(t: RuleContext, bad: BadCredential, name: string): Promise<ApiResponse> {
+  if (bad.query) {
+    // create() has no query option: send the same request by hand.
+    return t.api.http.request('POST', '/widgets', { query: bad.query(t.api), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  }
+  return t.api.create({ name }, { auth: bad.auth(t.api) });
+}
+
+function retrieveWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
+  if (bad.query) return t.api.http.request('GET', `/widgets/${encodeURIComponent(id)}`, { query: bad.query(t.api) });
+  return t.api.retrieve(id, bad.auth(t.api));
+}
+
+function removeWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
+  if (bad.query) return t.api.http.request('DELETE', `/widgets/${encodeURIComponent(id)}`, { query: bad.query(t.api) });
+  return t.api.remove(id, bad.auth(t.api));
+}
+
+for (const bad of BAD_CREDENTIALS) {
+  rule(bad.rule, `list with ${bad.label} answers an Error object with a 4xx`, async (t) => {
+    expectErrorObject(t, await listWith(t.api, bad), `a list with ${bad.label}`);
+  });
+
+  rule(bad.rule, `create with ${bad.label} answers an Error object with a 4xx`, async (t) => {
+    expectErrorObject(t, await createWith(t, bad, t.name('refused')), `a create with ${bad.label}`);
+  });
+
+  rule('AUTH-3', `a create refused for ${bad.label} creates nothing`, async (t) => {
+    const name = t.name('must not exist');
+    const res = await createWith(t, bad, name);
+    // An accepted create is AUTH-1/AUTH-2's failure; this rule is about what a refusal leaves behind.
+    if (res.status >= 200 && res.status < 300) return t.skip(`the create was not refused (answered ${res.status}); AUTH-1/AUTH-2 report that`);
+    await expectNotListed(t, t.api, performance.now(), (w) => w.name === name, `no widget named ${preview(name)} after its create was refused with ${res.status}`, [res.exchange]);
+  });
+
+  rule('AUTH-4', `retrieve with ${bad.label} fails and does not reveal the widget`, async (t) => {
+    const widget = await createOrFail(t, { description: `secret ${randomBytes(6).toString('hex')}` });
+    const res = await retrieveWith(t, bad, widget.id);
+    const revealed = res.text.includes(widget.name as string) || res.text.includes(widget.description as string);
+    t.check(!(res.status >= 200 && res.status < 300) && !revealed, () => ({
+      expected: `a non-2xx answer that shows nothing of widget ${preview(widget.id)}`,
+      received: `${res.status}${revealed ? ', and the body shows the widget' : ''}`,
+      exchanges: [res.exchange],
+    }));
+  });
+
+  rule('AUTH-4', `delete with ${bad.label} fails and leaves the widget as it was`, async (t) => {
+    const widget = await createOrFail(t);
+    const res = await removeWith(t, bad, widget.id);
+    const after = await t.api.retrieve(widget.id);
+    const still = after.status >= 200 && after.status < 300 ? (after.json as Json | undefined) : undefined;
+    t.check(!(res.status >= 200 && res.status < 300) && still?.id === widget.id && still?.name === widget.name, () => ({
+      expected: `a non-2xx answer, and the owner still retrieves widget ${preview(widget.id)} unchanged`,
+      received: `the delete answered ${res.status}; the owner's retrieve then answered ${after.status}${still ? ` with ${preview(still)}` : ''}`,
+      exchanges: [res.exchange, after.exchange],
+    }));
+  });
+}
+
+rule('AUTH-5', 'a request without credentials answers 401 with a WWW-Authenticate: Bearer challenge', async (t) => {
+  const res = await t.api.list({}, { authorization: null });
+  const challenge = res.headers['www-authenticate'];
+  t.check(res.status === 401 && /^\s*bearer\b/i.test(challenge ?? ''), () => ({
+    expected: '401 with a WWW-Authenticate header naming the Bearer scheme (RFC 6750 §3)',
+    received: `${res.status} (${statusClass(res.status)}) with ${challenge === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${challenge}`}`,
+    exchanges: [res.exchange],
+  }));
+});
+
+rule('AUTH-5', 'an unknown token answers 401 with a WWW-Authenticate: Bearer challenge', async (t) => {
+  const res = await t.api.list({}, { authorization: `Bearer wcs-unknown-${randomBytes(12).toString('hex')}` });
+  const challenge = res.headers['www-authenticate'];
+  t.check(res.status === 401 && /^\s*bearer\b/i.test(challenge ?? ''), () => ({
+    expected: '401 with a WWW-Authenticate header naming the Bearer scheme (RFC 6750 §3)',
+    received: `${res.status} with ${challenge === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${challenge}`}`,
+    exchanges: [res.exchange],
+  }));
+});
+
+rule('AUTH-5', 'a rejected token is never echoed back', async (t) => {
+  const presented = `wcs-unknown-${randomBytes(12).toString('hex')}`;
+  const responses = await Promise.all([
+    t.api.list({}, { authorization: `Bearer ${presented}` }),
+    t.api.create({ name: t.name('refused') }, { auth: { authorization: `Bearer ${presented}` } }),
+  ]);
+  const echoing = responses.filter((res) => res.text.includes(presented) || Object.values(res.headers).some((v) => v.includes(presented)));
+  t.check(echoing.length === 0, () => ({
+    expected: `no trace of the presented token ${presented} in the answer`,
+    received: `the token appears in ${echoing.length} answer(s)`,
+    exchanges: echoing.map((r) => r.exchange),
+  }));
+});

@@ -1,0 +1,104 @@
+/**
+ * Account isolation (§1): rules ISO-1..5, with a second account's token. "Every operation
+ * acts on the authenticated account. Widgets of other accounts are not visible." Each test
+ * creates its own widgets in the accounts it needs, and only ever deletes its own.
+ */
+import { randomBytes } from 'node:crypto';
+import type { WidgetApi } from '../src/api.ts';
+import { createdWidget, expect2xx, expectErrorObject, expectNotListed, jsonObject, type Json } from '../src/harness/checks.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { ApiResponse } from '../src/http/client.ts';
+import { preview } from '../src/schema.ts';
+import { walkBudget, walkPages } from '../src/walk.ts';
+
+const needs = { needs: 'second-token' } as const;
+
+/** Creates a widget in the given account, with a description, and returns it. */
+async function createIn(t: RuleContext, api: WidgetApi, label: string): Promise<Json & { id: string }> {
+  const res = await api.create({ name: t.name(label), description: `${api.account} account ${randomBytes(6).toString('hex')}` });
+  return createdWidget(t, res, `a create in the ${api.account} account`);
+}
+
+/** True when a response body shows anything of the widget: its id, name or description. */
+function reveals(res: ApiResponse, widget: Json): boolean {
+  return [widget.id, widget.name, widget.description].some((v) => typeof v === 'string' && v !== '' && res.text.includes(v));
+}
+
+rule('ISO-1', "the second account's list walk shows none of the first account's widgets", async (t) => {
+  const mine = await createIn(t, t.api, 'owned by the first account');
+  await expectNotListed(t, t.second, performance.now(), (w) => w.id === mine.id || w.name === mine.name,
+    `no widget of the first account (id ${preview(mine.id)}) in the second account's list`);
+}, needs);
+
+rule('ISO-1', "the first account's list walk shows none of the second account's widgets", async (t) => {
+  const theirs = await createIn(t, t.second, 'owned by the second account');
+  await expectNotListed(t, t.api, performance.now(), (w) => w.id === theirs.id || w.name === theirs.name,
+    `no widget of the second account (id ${preview(theirs.id)}) in the first account's list`);
+}, needs);
+
+rule('ISO-2', "the second account cannot retrieve the first account's widget", async (t) => {
+  const mine = await createIn(t, t.api, 'retrieve target');
+  const res = await t.second.retrieve(mine.id);
+  expectErrorObject(t, res, "a retrieve of another account's widget");
+  t.check(!reveals(res, mine), () => ({
+    expected: "an Error that shows nothing of the other account's widget",
+    received: 'the body shows its id, name or description',
+    exchanges: [res.exchange],
+  }));
+}, needs);
+
+rule('ISO-3', "the second account's delete of the first account's widget leaves it unchanged", async (t) => {
+  const mine = await createIn(t, t.api, 'delete target');
+  const del = await t.second.remove(mine.id);
+  const after = await t.api.retrieve(mine.id);
+  expect2xx(t, after, `the owner's retrieve of its widget after another account tried to delete it (the delete answered ${del.status})`);
+  const got = jsonObject(t, after, 'the owner\'s widget');
+  const changed = (['id', 'name', 'description', 'created_at'] as const).filter((k) => got[k] !== mine[k]);
+  t.check(changed.length === 0, () => ({
+    expected: `the widget unchanged: ${changed.map((k) => `${k} ${preview(mine[k])}`).join(', ')}`,
+    received: changed.map((k) => `${k} ${preview(got[k])}`).join(', '),
+    exchanges: [del.exchange, after.exchange],
+  }));
+}, needs);
+
+rule('ISO-4', "a cursor of the first account, used with the second account's token, reveals none of the first account's widgets", async (t) => {
+  // Two widgets guarantee the first account has a second page at limit 1.
+  await Promise.all([createIn(t, t.api, 'cursor source'), createIn(t, t.api, 'cursor source')]);
+  const walkA = await walkPages(t.api, { limit: 1, maxPages: 1 });
+  const first = walkA.pages[0];
+  const cursor = (first?.response.json as { next_cursor?: unknown } | undefined)?.next_cursor;
+  if (typeof cursor !== 'string' || cursor === '') {
+    return t.skip('the first account\'s first page at limit 1 gave no next_cursor (PAGE-2 and PAGE-4 report that)');
+  }
+  const ownA = await t.listAfter(t.api, performance.now());
+  const walkB = await walkPages(t.second, { startCursor: cursor, maxPages: walkBudget(t.settings.maxWidgets) });
+  const leaked = walkB.pages.flatMap((p) => p.ids.filter((id) => ownA.widgets.has(id)).map((id) => ({ id, page: p })));
+  t.check(leaked.length === 0, () => ({
+    expected: "no widget of the first account in any page the second account gets from the first account's cursor",
+    received: `${leaked.length} of the first account's widgets, e.g. ${preview(leaked.slice(0, 5).map((l) => l.id))} on page ${leaked[0]?.page.number}`,
+    note: `cursor ${preview(cursor)} from the first account's first page (limit 1)`,
+    exchanges: [first!.response.exchange, leaked[0]!.page.response.exchange],
+  }));
+}, needs);
+
+rule('ISO-5', "retrieving another account's widget answers exactly as retrieving an id that never existed", async (t) => {
+  const mine = await createIn(t, t.api, 'oracle target');
+  const [foreign, unknown] = await Promise.all([t.second.retrieve(mine.id), t.second.retrieve(`wcs-unknown-${randomBytes(8).toString('hex')}`)]);
+  const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
+  t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
+    expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,
+    received: `${foreign.status} with code ${preview(code(foreign))} for the other account's widget`,
+    exchanges: [foreign.exchange, unknown.exchange],
+  }));
+}, needs);
+
+rule('ISO-5', "deleting another account's widget answers exactly as deleting an id that never existed", async (t) => {
+  const mine = await createIn(t, t.api, 'oracle target');
+  const [foreign, unknown] = await Promise.all([t.second.remove(mine.id), t.second.remove(`wcs-unknown-${randomBytes(8).toString('hex')}`)]);
+  const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
+  t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
+    expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,
+    received: `${foreign.status} with code ${preview(code(foreign))} for the other account's widget`,
+    exchanges: [foreign.exchange, unknown.exchange],
+  }));
+}, needs);

@@ -1,0 +1,48 @@
+/**
+ * Malformed create requests (§4.2, §7): rules MAL-1..4. Each case must be refused with an
+ * Error object and a 4xx (never a 5xx), and must create nothing: the account's list,
+ * walked after the refusal, shows no widget carrying the case's marker.
+ */
+import { carriesMarker } from '../src/harness/marker.ts';
+import { expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, statusClass } from '../src/harness/checks.ts';
+import { rule } from '../src/harness/rule.ts';
+import { MALFORMED_CASES } from './data/malformed-cases.ts';
+
+for (const c of MALFORMED_CASES) {
+  rule(c.rule, `${c.outcome} with an Error object and a 4xx, and creates nothing [${c.id}]`, async (t) => {
+    const marker = t.name(c.id);
+    const res = await t.api.create(undefined, { raw: c.body(marker) });
+    expectErrorObject(t, res, `a create with a malformed body (${c.id})`);
+    await expectNotListed(t, t.api, performance.now(), (w) => carriesMarker(w, marker), `no widget carrying ${marker} after the create was refused with ${res.status}`, [res.exchange]);
+  });
+}
+
+rule('MAL-4', 'malformed bodies answer 400 or 422', async (t) => {
+  const responses = await Promise.all(MALFORMED_CASES.map(async (c) => ({ c, res: await t.api.create(undefined, { raw: c.body(t.name(c.id)) }) })));
+  const other = responses.filter(({ res }) => res.status !== 400 && res.status !== 422);
+  t.check(other.length === 0, () => ({
+    expected: 'status 400 or 422 for every malformed body',
+    received: other.map(({ c, res }) => `${c.id}: ${res.status}`).join(', '),
+    exchanges: other.slice(0, 3).map(({ res }) => res.exchange),
+  }));
+});
+
+for (const contentType of ['text/plain', null] as const) {
+  const label = contentType === null ? 'with no Content-Type' : `as ${contentType}`;
+  rule('MAL-4', `a valid JSON body sent ${label} is accepted, or refused with an Error object (415 recommended)`, async (t) => {
+    const res = await t.api.create({ name: t.name('content type') }, { contentType });
+    // Accepting the body is a valid choice (RULES.md: lenient Content-Type).
+    if (res.status >= 200 && res.status < 300) return;
+    t.check(res.status === 415, () => ({
+      expected: `acceptance, or 415 Unsupported Media Type for a body sent ${label}`,
+      received: `${res.status} (${statusClass(res.status)})`,
+      exchanges: [res.exchange],
+    }));
+    t.check(isJsonMediaType(res.headers['content-type']), () => ({
+      expected: 'the refusal as an Error object sent as application/json',
+      received: `Content-Type: ${res.headers['content-type'] ?? '(none)'}`,
+      exchanges: [res.exchange],
+    }));
+    expectSchema(t, 'error', jsonBody(t, res, 'the Error object of the refusal'), res, 'the refusal');
+  });
+}

@@ -1,0 +1,150 @@
+/** Sweeps against the real reference server: only marked widgets go, and a refused page size is worked around. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { WidgetApi } from '../src/api.ts';
+import { ANY_MARKER } from '../src/harness/marker.ts';
+import { HttpClient } from '../src/http/client.ts';
+import { startReferenceServer, startServer, type RunningServer } from '../src/reference/server.ts';
+import { HttpError, ReferenceService } from '../src/reference/service.ts';
+import { sweep, SWEEP_PAGE_LIMIT, walkAll } from '../src/sweep.ts';
+
+const MARKER = 'wcs-abcdefghijkl';
+const OTHER_MARKER = 'wcs-mnopqrstuvwx';
+
+const running: RunningServer[] = [];
+const clients: HttpClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+function apiFor(baseUrl: string, token: string, account: string, onDeleted?: (api: WidgetApi, id: string) => void): WidgetApi {
+  const http = new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [token] });
+  clients.push(http);
+  return new WidgetApi(http, token, account, undefined, onDeleted);
+}
+
+/** Creates a widget and returns its id. */
+async function create(api: WidgetApi, body: { name: string; description?: string }): Promise<string> {
+  const res = await api.create(body);
+  expect(res.status).toBe(201);
+  return (res.json as { id: string }).id;
+}
+
+/** Every id of the account, read through the reference service's own list. */
+async function idsOf(api: WidgetApi): Promise<string[]> {
+  const walk = await walkAll(api, 100);
+  expect(walk.end.kind).toBe('complete');
+  return [...walk.widgets.keys()];
+}
+
+describe('sweep against the reference server', () => {
+  it('deletes exactly the widgets carrying the marker in name or description and touches no other', async () => {
+    const server = await startReferenceServer();
+    running.push(server);
+    const deletedSeen: string[] = [];
+    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary', (_api, id) => deletedSeen.push(id));
+    const bob = apiFor(server.baseUrl, server.tokens[1], 'second');
+
+    const inName = await create(alice, { name: `widget ${MARKER}` });
+    const inDescription = await create(alice, { name: 'plain name', description: `made by run ${MARKER}.` });
+    const markerAlone = await create(alice, { name: MARKER, description: '' });
+    const unmarked = await create(alice, { name: 'keep me', description: 'not from the suite' });
+    const otherRun = await create(alice, { name: `widget ${OTHER_MARKER}` });
+    const nearMiss = await create(alice, { name: 'wcs-abcdefghijk', description: 'WCS-ABCDEFGHIJKL' });
+    const bobsMarked = await create(bob, { name: `bob ${MARKER}` });
+
+    const result = await sweep(alice, MARKER, 50);
+    expect(result.account).toBe('primary');
+    expect(result.problems).toEqual([]);
+    expect([...result.deleted].sort()).toEqual([inName, inDescription, markerAlone].sort());
+    expect([...deletedSeen].sort()).toEqual([...result.deleted].sort());
+
+    expect((await idsOf(alice)).sort()).toEqual([unmarked, otherRun, nearMiss].sort());
+    expect(await idsOf(bob)).toEqual([bobsMarked]);
+    expect((await alice.retrieve(inName)).status).toBe(404);
+    expect((await alice.retrieve(unmarked)).status).toBe(200);
+  });
+
+  it('with the any-run pattern, deletes the widgets of every run and still keeps unmarked ones', async () => {
+    const server = await startReferenceServer();
+    running.push(server);
+    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
+    const marked = [await create(alice, { name: `a ${MARKER}` }), await create(alice, { name: 'b', description: `x ${OTHER_MARKER} y` })];
+    const unmarked = await create(alice, { name: 'wcs-notamarker' });
+
+    const result = await sweep(alice, ANY_MARKER, 50);
+    expect(result.problems).toEqual([]);
+    expect([...result.deleted].sort()).toEqual([...marked].sort());
+    expect(await idsOf(alice)).toEqual([unmarked]);
+  });
+
+  it('an account with nothing marked is swept with nothing deleted and no problem', async () => {
+    const server = await startReferenceServer();
+    running.push(server);
+    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
+    const kept = await create(alice, { name: 'mine' });
+    expect(await sweep(alice, MARKER, 50)).toEqual({ account: 'primary', deleted: [], problems: [] });
+    expect(await idsOf(alice)).toEqual([kept]);
+  });
+
+  it('an unreachable server is reported as a problem instead of thrown', async () => {
+    const server = await startReferenceServer();
+    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
+    await server.close();
+    const result = await sweep(alice, MARKER, 50);
+    expect(result.deleted).toEqual([]);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toContain('connection refused');
+  });
+});
+
+/** The reference service, except that it refuses any explicit limit with 400; records every limit asked for. */
+class NoLimitService extends ReferenceService {
+  readonly limitsAsked: Array<string | undefined> = [];
+
+  protected override parseLimit(raw: string | undefined): number {
+    this.limitsAsked.push(raw);
+    if (raw !== undefined) throw new HttpError(400, 'invalid_limit', 'this server takes no limit parameter.');
+    return super.parseLimit(raw);
+  }
+}
+
+describe('sweep against a server that rejects limit=100', () => {
+  async function setUp(): Promise<{ service: NoLimitService; alice: WidgetApi }> {
+    const service = new NoLimitService({ defaultLimit: 5 });
+    const server = await startServer(service);
+    running.push(server);
+    const token = Object.keys(service.tokens)[0] as string;
+    return { service, alice: apiFor(server.baseUrl, token, 'primary') };
+  }
+
+  it('falls back to the default page size and still deletes every marked widget across pages', async () => {
+    const { service, alice } = await setUp();
+    const marked: string[] = [];
+    const kept: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      if (i % 3 === 0) kept.push(await create(alice, { name: `keep ${i}` }));
+      else marked.push(await create(alice, { name: `w${i}`, description: `run ${MARKER}` }));
+    }
+
+    const result = await sweep(alice, MARKER, 50);
+    expect(result.problems).toEqual([]);
+    expect([...result.deleted].sort()).toEqual([...marked].sort());
+    // One refused request with the sweep's page size, then 12 widgets in pages of 5 without a limit.
+    expect(service.limitsAsked).toEqual([String(SWEEP_PAGE_LIMIT), undefined, undefined, undefined]);
+    expect((await idsOf(alice)).sort()).toEqual([...kept].sort());
+  });
+
+  it('reports a walk cut short by the page budget as a problem, having deleted what it saw', async () => {
+    const { alice } = await setUp();
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i += 1) ids.push(await create(alice, { name: `w${i} ${MARKER}` }));
+
+    const result = await sweep(alice, MARKER, 1);
+    expect([...result.deleted].sort()).toEqual(ids.slice(0, 5).sort());
+    expect(result.problems).toEqual([
+      'the list walk stopped on page 1 (no limit sent): reached the budget of pages for this account without has_more false; marked widgets beyond it were not seen',
+    ]);
+  });
+});

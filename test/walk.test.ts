@@ -1,0 +1,240 @@
+/** List walks against a scripted server on loopback: every way a walk ends, duplicates, and the between hook. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WidgetApi } from '../src/api.ts';
+import { HttpClient } from '../src/http/client.ts';
+import { startServer, type RunningServer } from '../src/reference/server.ts';
+import { describeEnd, walkPages, type WalkResult } from '../src/walk.ts';
+
+const TOKEN = 'walk-token-1';
+
+/** What the scripted server answers to the n-th list request (0-based), given the cursor sent. */
+type Script = (n: number, cursor: string | undefined) => { status?: number; body: unknown };
+
+interface Scripted {
+  readonly api: WidgetApi;
+  /** The query of every request received, in order. */
+  readonly requests: URLSearchParams[];
+}
+
+const running: RunningServer[] = [];
+const clients: HttpClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+async function scripted(script: Script): Promise<Scripted> {
+  const requests: URLSearchParams[] = [];
+  const server = await startServer({
+    handle(req: IncomingMessage, res: ServerResponse) {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname !== '/v1/widgets' || req.headers.authorization !== `Bearer ${TOKEN}`) {
+        res.writeHead(404).end();
+        return;
+      }
+      const n = requests.length;
+      requests.push(url.searchParams);
+      const { status = 200, body } = script(n, url.searchParams.get('cursor') ?? undefined);
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+    },
+  });
+  running.push(server);
+  const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 2, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
+  clients.push(http);
+  return { api: new WidgetApi(http, TOKEN, 'primary'), requests };
+}
+
+const widget = (id: string, name = `widget ${id}`): Record<string, unknown> => ({ id, name, created_at: '2026-01-02T03:04:05Z' });
+
+/** A script that serves fixed pages, page i answering whatever cursor it gets. */
+const pagesOf =
+  (...pages: unknown[]): Script =>
+  (n) => ({ body: pages[n] ?? { data: [], has_more: false } });
+
+describe('walkPages', () => {
+  it('a normal walk ends complete with every widget once, following each cursor in turn', async () => {
+    const { api, requests } = await scripted(
+      pagesOf(
+        { data: [widget('w1'), widget('w2')], has_more: true, next_cursor: 'c1' },
+        { data: [widget('w3'), widget('w4')], has_more: true, next_cursor: 'c2' },
+        { data: [widget('w5')], has_more: false, next_cursor: null },
+      ),
+    );
+    const walk = await walkPages(api, { limit: 2, maxPages: 10 });
+    expect(walk.end).toEqual({ kind: 'complete' });
+    expect([...walk.widgets.keys()]).toEqual(['w1', 'w2', 'w3', 'w4', 'w5']);
+    expect(walk.widgets.get('w3')).toEqual(widget('w3'));
+    expect(walk.duplicates.size).toBe(0);
+    expect(walk.pages.map((p) => [p.number, p.cursor, p.ids])).toEqual([
+      [1, undefined, ['w1', 'w2']],
+      [2, 'c1', ['w3', 'w4']],
+      [3, 'c2', ['w5']],
+    ]);
+    expect(walk.last.number).toBe(3);
+    expect(walk.limit).toBe(2);
+    expect(requests.map((q) => q.toString())).toEqual(['limit=2', 'limit=2&cursor=c1', 'limit=2&cursor=c2']);
+    expect(describeEnd(walk)).toBe('ended normally with has_more false on page 3 (limit 2)');
+  });
+
+  it('a walk without a limit sends none and says so', async () => {
+    const { api, requests } = await scripted(pagesOf({ data: [widget('only')], has_more: false }));
+    const walk = await walkPages(api, { maxPages: 10 });
+    expect(walk.end.kind).toBe('complete');
+    expect(requests.map((q) => q.toString())).toEqual(['']);
+    expect(describeEnd(walk)).toBe('ended normally with has_more false on page 1 (no limit sent)');
+  });
+
+  it('a server whose next_cursor repeats ends the walk with repeated-cursor after two requests', async () => {
+    const { api, requests } = await scripted((n) => ({ body: { data: [widget(`w${n}`)], has_more: true, next_cursor: 'same' } }));
+    const walk = await walkPages(api, { limit: 1, maxPages: 1000 });
+    expect(walk.end).toEqual({ kind: 'repeated-cursor', cursor: 'same', firstPage: 1 });
+    expect(requests).toHaveLength(2);
+    expect(describeEnd(walk)).toBe('stopped on page 2 (limit 1): next_cursor repeats the cursor first returned on page 1');
+  });
+
+  it('a cursor cycle A → B → A ends with repeated-cursor naming the page that first returned it', async () => {
+    const cycle = ['A', 'B'];
+    const { api, requests } = await scripted((n) => ({ body: { data: [widget(`w${n}`)], has_more: true, next_cursor: cycle[n % 2] } }));
+    const walk = await walkPages(api, { maxPages: 1000 });
+    expect(walk.end).toEqual({ kind: 'repeated-cursor', cursor: 'A', firstPage: 1 });
+    expect(requests).toHaveLength(3);
+  });
+
+  it('fresh cursors that bring only widgets already seen end with no-progress after maxStalls pages', async () => {
+    const { api, requests } = await scripted((n) => ({
+      body: { data: n === 0 ? [widget('w1'), widget('w2')] : [widget('w1')], has_more: true, next_cursor: `c${n}` },
+    }));
+    const walk = await walkPages(api, { maxPages: 1000, maxStalls: 3 });
+    expect(walk.end).toEqual({ kind: 'no-progress', stalls: 3 });
+    expect(requests).toHaveLength(4);
+    expect(walk.duplicates.get('w1')).toEqual([1, 2, 3, 4]);
+    expect(describeEnd(walk)).toBe('stopped on page 4 (no limit sent): 3 pages in a row brought no widget not already seen');
+  });
+
+  it('empty pages with fresh cursors count as stalls, 3 by default', async () => {
+    const { api, requests } = await scripted((n) => ({ body: { data: [], has_more: true, next_cursor: `c${n}` } }));
+    const walk = await walkPages(api, { maxPages: 1000 });
+    expect(walk.end).toEqual({ kind: 'no-progress', stalls: 3 });
+    expect(requests).toHaveLength(3);
+  });
+
+  it('a short stall followed by new widgets resets the stall count', async () => {
+    // Pages: new, stall, stall, new, stall, stall, new, last.
+    const fresh = new Set([0, 3, 6]);
+    const { api } = await scripted((n) => ({
+      body: { data: fresh.has(n) ? [widget(`w${n}`)] : [widget('w0')], has_more: n < 7, next_cursor: `c${n}` },
+    }));
+    const walk = await walkPages(api, { maxPages: 1000, maxStalls: 3 });
+    expect(walk.end).toEqual({ kind: 'complete' });
+    expect(walk.pages).toHaveLength(8);
+  });
+
+  it('endless pages of fresh widgets end with page-budget after exactly maxPages requests', async () => {
+    const { api, requests } = await scripted((n) => ({ body: { data: [widget(`w${n}`)], has_more: true, next_cursor: `c${n}` } }));
+    const walk = await walkPages(api, { limit: 1, maxPages: 5 });
+    expect(walk.end).toEqual({ kind: 'page-budget' });
+    expect(requests).toHaveLength(5);
+    expect(walk.widgets.size).toBe(5);
+    expect(describeEnd(walk)).toBe('stopped on page 5 (limit 1): reached the budget of pages for this account without has_more false');
+  });
+
+  it.each([
+    ['absent', {}],
+    ['null', { next_cursor: null }],
+    ['empty', { next_cursor: '' }],
+    ['a number', { next_cursor: 2 }],
+  ])('has_more true with next_cursor %s ends with missing-cursor', async (_what, extra) => {
+    const { api, requests } = await scripted(pagesOf({ data: [widget('w1')], has_more: true, ...extra }));
+    const walk = await walkPages(api, { maxPages: 10 });
+    expect(walk.end).toEqual({ kind: 'missing-cursor' });
+    expect(requests).toHaveLength(1);
+    expect(describeEnd(walk)).toBe('stopped on page 1 (no limit sent): has_more is true but next_cursor is not a non-empty string');
+  });
+
+  it('a 500 answer on page 2 ends the walk with not-a-page, keeping the widgets of page 1', async () => {
+    const { api } = await scripted((n) =>
+      n === 0
+        ? { body: { data: [widget('w1')], has_more: true, next_cursor: 'c1' } }
+        : { status: 500, body: { code: 'internal_error', message: 'boom' } },
+    );
+    const walk = await walkPages(api, { limit: 1, maxPages: 10 });
+    expect(walk.end).toEqual({ kind: 'not-a-page', reason: 'the list answered 500' });
+    expect(walk.pages).toHaveLength(2);
+    expect(walk.last.response.status).toBe(500);
+    expect(walk.last.ids).toEqual([]);
+    expect([...walk.widgets.keys()]).toEqual(['w1']);
+    expect(describeEnd(walk)).toBe('stopped on page 2 (limit 1): the list answered 500');
+  });
+
+  it.each([
+    ['an empty body', '', 'the body is empty'],
+    ['a body that is not JSON', '<html>', /^the body is not valid JSON/],
+    ['a JSON array', [], 'the body is not a JSON object'],
+    ['JSON null', 'null', 'the body is not a JSON object'],
+    ['data that is not an array', { data: {}, has_more: false }, '"data" is not an array'],
+    ['has_more that is not a boolean', { data: [], has_more: 'false' }, '"has_more" is not a boolean'],
+  ])('a 200 answer with %s ends with not-a-page and the reason', async (_what, body, reason) => {
+    const { api } = await scripted(() => ({ body }));
+    const walk = await walkPages(api, { maxPages: 10 });
+    expect(walk.end.kind).toBe('not-a-page');
+    expect(walk.end.kind === 'not-a-page' ? walk.end.reason : '').toMatch(reason);
+  });
+
+  it('reports widgets seen more than once with the numbers of the pages they were on, keeping the first copy', async () => {
+    const { api } = await scripted(
+      pagesOf(
+        { data: [widget('a', 'first a'), widget('b')], has_more: true, next_cursor: 'c1' },
+        { data: [widget('b'), widget('c')], has_more: true, next_cursor: 'c2' },
+        { data: [widget('c'), widget('a', 'second a'), widget('a', 'third a'), widget('d')], has_more: false },
+      ),
+    );
+    const walk = await walkPages(api, { maxPages: 10 });
+    expect(walk.end.kind).toBe('complete');
+    expect(Object.fromEntries(walk.duplicates)).toEqual({ a: [1, 3, 3], b: [1, 2], c: [2, 3] });
+    expect([...walk.widgets.keys()]).toEqual(['a', 'b', 'c', 'd']);
+    expect(walk.widgets.get('a')?.name).toBe('first a');
+    expect(walk.pages[2]?.ids).toEqual(['c', 'a', 'a', 'd']);
+  });
+
+  it('leaves items without a string id out of the ids', async () => {
+    const { api } = await scripted(pagesOf({ data: [widget('w1'), { id: 7, name: 'n' }, null, 'x', { name: 'no id' }], has_more: false }));
+    const walk = await walkPages(api, { maxPages: 10 });
+    expect(walk.end.kind).toBe('complete');
+    expect(walk.pages[0]?.ids).toEqual(['w1']);
+    expect([...walk.widgets.keys()]).toEqual(['w1']);
+  });
+
+  it('calls between after each page that has a next one, before the next is fetched', async () => {
+    const { api, requests } = await scripted(
+      pagesOf(
+        { data: [widget('w1')], has_more: true, next_cursor: 'c1' },
+        { data: [widget('w2')], has_more: true, next_cursor: 'c2' },
+        { data: [widget('w3')], has_more: false },
+      ),
+    );
+    const calls: Array<[number, number]> = [];
+    const walk: WalkResult = await walkPages(api, {
+      maxPages: 10,
+      between: async (pageIndex) => {
+        calls.push([pageIndex, requests.length]);
+      },
+    });
+    expect(walk.end.kind).toBe('complete');
+    // [page just fetched, requests the server had seen when between ran]
+    expect(calls).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
+  it('does not call between when the walk stops at the page budget', async () => {
+    const { api } = await scripted((n) => ({ body: { data: [widget(`w${n}`)], has_more: true, next_cursor: `c${n}` } }));
+    const calls: number[] = [];
+    const walk = await walkPages(api, { maxPages: 2, between: async (i) => void calls.push(i) });
+    expect(walk.end.kind).toBe('page-budget');
+    expect(calls).toEqual([1]);
+  });
+});
