@@ -2,8 +2,8 @@
  * Format, create, retrieve and delete (§1, §2, §4.2–§4.4, §7): rules FMT-1..3, CRUD-1..6
  * and DEL-1..3. Every widget is created by the test that uses it and carries the run marker.
  */
-import { randomBytes } from 'node:crypto';
-import { createdWidget, createOrFail, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, type Json } from '../src/harness/checks.ts';
+import { createdWidget, createOrFail, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, type Json } from '../src/harness/checks.ts';
+import { foreignId, unknownIdLike } from '../src/harness/ids.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { parseRfc3339, preview } from '../src/schema.ts';
@@ -11,16 +11,9 @@ import { parseRfc3339, preview } from '../src/schema.ts';
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
 const ID_SAMPLE = 5;
 
-/** An id no server has issued: random, and marked so it is recognisably the suite's. */
-function unknownId(): string {
-  return `wcs-unknown-${randomBytes(8).toString('hex')}`;
-}
-
-function sameInstant(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'string' || typeof b !== 'string') return a === b;
-  const ta = parseRfc3339(a);
-  const tb = parseRfc3339(b);
-  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+/** An id shaped like the server's own, naming no widget (for checks that compare answers). */
+async function unknownWellFormedId(t: RuleContext): Promise<string> {
+  return unknownIdLike((await createOrFail(t, { name: t.name('id model') })).id);
 }
 
 /** The documented responses whose format FMT-1 checks, each obtained fresh by its test. */
@@ -29,7 +22,7 @@ const DOCUMENTED: Array<{ what: string; get: (t: RuleContext) => Promise<ApiResp
   { what: 'a retrieved Widget (§4.3)', get: async (t) => t.api.retrieve((await createOrFail(t)).id) },
   { what: 'a Widget page (§4.1)', get: (t) => t.api.list() },
   { what: 'the Error for a create without name (§4.2)', get: (t) => t.api.create({ description: t.name('no name') }) },
-  { what: 'the Error for an unknown id (§4.3)', get: (t) => t.api.retrieve(unknownId()) },
+  { what: 'the Error for an unknown id (§4.3)', get: (t) => t.api.retrieve(foreignId()) },
   { what: 'the Error for a list without credentials (§5)', get: (t) => t.api.list({}, { authorization: null }) },
   { what: 'the Error for a create without credentials (§5)', get: (t) => t.api.create({ name: t.name('no auth') }, { auth: { authorization: null } }) },
 ];
@@ -132,9 +125,7 @@ rule('CRUD-4', 'retrieve returns the widget exactly as create returned it', asyn
   const res = await t.api.retrieve(created.id);
   expect2xx(t, res, `a retrieve of the widget just created (id ${preview(created.id)})`);
   const got = jsonObject(t, res, 'the retrieved Widget');
-  const differing = (['id', 'name', 'description', 'created_at'] as const).filter((k) =>
-    k === 'created_at' ? !sameInstant(got[k], created[k]) : got[k] !== created[k],
-  );
+  const differing = differingFields(created, got);
   t.check(differing.length === 0, () => ({
     expected: `the created Widget's ${differing.map((k) => `${k} ${preview(created[k])}`).join(', ')}`,
     received: differing.map((k) => `${k} ${preview(got[k])}`).join(', '),
@@ -142,9 +133,14 @@ rule('CRUD-4', 'retrieve returns the widget exactly as create returned it', asyn
   }));
 });
 
-rule('CRUD-5', 'retrieve of an id that never existed answers an Error object with a 4xx', async (t) => {
-  const res = await t.api.retrieve(unknownId());
-  expectErrorObject(t, res, 'a retrieve of an id that never existed');
+rule('CRUD-5', 'retrieve of a well-formed id that never existed answers an Error object with a 4xx', async (t) => {
+  const res = await t.api.retrieve(await unknownWellFormedId(t));
+  expectErrorObject(t, res, "a retrieve of an id shaped like the server's own that names no widget");
+});
+
+rule('CRUD-5', 'retrieve of an id in a format the server never issues answers an Error object with a 4xx', async (t) => {
+  const res = await t.api.retrieve(foreignId());
+  expectErrorObject(t, res, 'a retrieve of an id in a foreign format');
 });
 
 rule('CRUD-6', 'create answers 201 Created', async (t) => {
@@ -153,8 +149,8 @@ rule('CRUD-6', 'create answers 201 Created', async (t) => {
   t.check(res.status === 201, () => ({ expected: 'status 201 for a successful create', received: `${res.status}`, exchanges: [res.exchange] }));
 });
 
-rule('CRUD-6', 'retrieve of an unknown id answers 404 Not Found', async (t) => {
-  const res = await t.api.retrieve(unknownId());
+rule('CRUD-6', 'retrieve of a well-formed unknown id answers 404 Not Found', async (t) => {
+  const res = await t.api.retrieve(await unknownWellFormedId(t));
   t.check(res.status === 404, () => ({ expected: 'status 404 for an id that never existed', received: `${res.status}`, exchanges: [res.exchange] }));
 });
 
@@ -199,7 +195,7 @@ rule('DEL-3', 'delete of an own widget answers 200, 202 or 204', async (t) => {
   t.check([200, 202, 204].includes(res.status), () => ({ expected: 'status 200, 202 or 204', received: `${res.status}`, exchanges: [res.exchange] }));
 });
 
-rule('DEL-3', 'delete of an unknown id is not a 5xx', async (t) => {
-  const res = await t.api.remove(unknownId());
+rule('DEL-3', 'delete of a well-formed unknown id is not a 5xx', async (t) => {
+  const res = await t.api.remove(await unknownWellFormedId(t));
   t.check(res.status < 500, () => ({ expected: 'a status below 500 (an error or a success, the spec leaves it open)', received: `${res.status}`, exchanges: [res.exchange] }));
 });

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../src/api.ts';
-import { createdWidget, expect2xx, expectErrorObject, expectNotListed, jsonObject, type Json } from '../src/harness/checks.ts';
+import { createdWidget, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, type Json } from '../src/harness/checks.ts';
+import { unknownIdLike } from '../src/harness/ids.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { preview } from '../src/schema.ts';
@@ -19,9 +20,9 @@ async function createIn(t: RuleContext, api: WidgetApi, label: string): Promise<
   return createdWidget(t, res, `a create in the ${api.account} account`);
 }
 
-/** True when a response body shows anything of the widget: its id, name or description. */
+/** True when a response body shows the widget's content: its name or description (echoing the requested id reveals nothing). */
 function reveals(res: ApiResponse, widget: Json): boolean {
-  return [widget.id, widget.name, widget.description].some((v) => typeof v === 'string' && v !== '' && res.text.includes(v));
+  return [widget.name, widget.description].some((v) => typeof v === 'string' && v !== '' && res.text.includes(v));
 }
 
 rule('ISO-1', "the second account's list walk shows none of the first account's widgets", async (t) => {
@@ -42,7 +43,7 @@ rule('ISO-2', "the second account cannot retrieve the first account's widget", a
   expectErrorObject(t, res, "a retrieve of another account's widget");
   t.check(!reveals(res, mine), () => ({
     expected: "an Error that shows nothing of the other account's widget",
-    received: 'the body shows its id, name or description',
+    received: 'the body shows its name or description',
     exchanges: [res.exchange],
   }));
 }, needs);
@@ -53,7 +54,7 @@ rule('ISO-3', "the second account's delete of the first account's widget leaves 
   const after = await t.api.retrieve(mine.id);
   expect2xx(t, after, `the owner's retrieve of its widget after another account tried to delete it (the delete answered ${del.status})`);
   const got = jsonObject(t, after, 'the owner\'s widget');
-  const changed = (['id', 'name', 'description', 'created_at'] as const).filter((k) => got[k] !== mine[k]);
+  const changed = differingFields(mine, got);
   t.check(changed.length === 0, () => ({
     expected: `the widget unchanged: ${changed.map((k) => `${k} ${preview(mine[k])}`).join(', ')}`,
     received: changed.map((k) => `${k} ${preview(got[k])}`).join(', '),
@@ -83,7 +84,7 @@ rule('ISO-4', "a cursor of the first account, used with the second account's tok
 
 rule('ISO-5', "retrieving another account's widget answers exactly as retrieving an id that never existed", async (t) => {
   const mine = await createIn(t, t.api, 'oracle target');
-  const [foreign, unknown] = await Promise.all([t.second.retrieve(mine.id), t.second.retrieve(`wcs-unknown-${randomBytes(8).toString('hex')}`)]);
+  const [foreign, unknown] = await Promise.all([t.second.retrieve(mine.id), t.second.retrieve(unknownIdLike(mine.id))]);
   const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
   t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
     expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,
@@ -94,7 +95,7 @@ rule('ISO-5', "retrieving another account's widget answers exactly as retrieving
 
 rule('ISO-5', "deleting another account's widget answers exactly as deleting an id that never existed", async (t) => {
   const mine = await createIn(t, t.api, 'oracle target');
-  const [foreign, unknown] = await Promise.all([t.second.remove(mine.id), t.second.remove(`wcs-unknown-${randomBytes(8).toString('hex')}`)]);
+  const [foreign, unknown] = await Promise.all([t.second.remove(mine.id), t.second.remove(unknownIdLike(mine.id))]);
   const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
   t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
     expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,

@@ -5,7 +5,7 @@
 import type { WidgetApi } from '../api.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { formatIssues, preview, validateSchema, type SchemaName } from '../schema.ts';
+import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaName } from '../schema.ts';
 import type { RuleContext } from './rule.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
 
@@ -121,4 +121,20 @@ export async function expectNotListed(
     exchanges: [...related, ...walk.pages.filter((p) => p.number === found?.page).map((p) => p.response.exchange)],
   }));
   requireComplete(walk, `confirm that ${expected}`);
+}
+
+/** The Widget fields a retrieve must give back as they were created. */
+export const WIDGET_FIELDS = ['id', 'name', 'description', 'created_at'] as const;
+
+/** Same instant for RFC 3339 strings in any notation; plain equality otherwise. */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return a === b;
+  const ta = parseRfc3339(a);
+  const tb = parseRfc3339(b);
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+}
+
+/** The Widget fields in which `got` differs from `want` (created_at compared as an instant). */
+export function differingFields(want: Json, got: Json): Array<(typeof WIDGET_FIELDS)[number]> {
+  return WIDGET_FIELDS.filter((k) => (k === 'created_at' ? !sameInstant(got[k], want[k]) : got[k] !== want[k]));
 }
