@@ -13,18 +13,18 @@ const ID_SAMPLE = 5;
 
 /** An id shaped like the server's own, naming no widget (for checks that compare answers). */
 async function unknownWellFormedId(t: RuleContext): Promise<string> {
-  return unknownIdLike((await createOrFail(t, { name: t.name('id model') })).id);
+  return unknownIdLike((await createOrFail(t, { name: t.name() })).id);
 }
 
 /** The documented responses whose format FMT-1 checks, each obtained fresh by its test. */
 const DOCUMENTED: Array<{ what: string; get: (t: RuleContext) => Promise<ApiResponse> }> = [
-  { what: 'a created Widget (§4.2)', get: (t) => t.api.create({ name: t.name('fmt') }) },
+  { what: 'a created Widget (§4.2)', get: (t) => t.api.create({ name: t.name() }) },
   { what: 'a retrieved Widget (§4.3)', get: async (t) => t.api.retrieve((await createOrFail(t)).id) },
   { what: 'a Widget page (§4.1)', get: (t) => t.api.list() },
-  { what: 'the Error for a create without name (§4.2)', get: (t) => t.api.create({ description: t.name('no name') }) },
+  { what: 'the Error for a create without name (§4.2)', get: (t) => t.api.create({ description: t.name() }) },
   { what: 'the Error for an unknown id (§4.3)', get: (t) => t.api.retrieve(foreignId()) },
   { what: 'the Error for a list without credentials (§5)', get: (t) => t.api.list({}, { authorization: null }) },
-  { what: 'the Error for a create without credentials (§5)', get: (t) => t.api.create({ name: t.name('no auth') }, { auth: { authorization: null } }) },
+  { what: 'the Error for a create without credentials (§5)', get: (t) => t.api.create({ name: t.name() }, { auth: { authorization: null } }) },
 ];
 
 for (const doc of DOCUMENTED) {
@@ -72,7 +72,7 @@ rule('FMT-3', 'every Widget in a page matches the Widget schema', async (t) => {
 });
 
 rule('CRUD-1', 'a widget created with a name and a description is returned with both', async (t) => {
-  const sent = { name: t.name(), description: 'a description, with "quotes" and ünïcödé' };
+  const sent = { name: t.name(), description: 'a description with "quotes", a \\ and <b>markup</b>' };
   const res = await t.api.create(sent);
   const widget = createdWidget(t, res);
   t.check(widget.name === sent.name && widget.description === sent.description, () => ({
@@ -179,7 +179,7 @@ rule('DEL-2', 'the id of a deleted widget is not given to a widget created after
   const del = await t.api.remove(gone.id);
   expect2xx(t, del, `a delete of the account's own widget ${preview(gone.id)}`);
   for (let i = 0; i < ID_SAMPLE; i += 1) {
-    const res = await t.api.create({ name: t.name('after delete') });
+    const res = await t.api.create({ name: t.name() });
     const next = createdWidget(t, res);
     t.check(next.id !== gone.id, () => ({
       expected: `a new id, not the id ${preview(gone.id)} of the widget deleted just before`,

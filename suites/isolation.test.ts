@@ -16,7 +16,7 @@ const needs = { needs: 'second-token' } as const;
 
 /** Creates a widget in the given account, with a description, and returns it. */
 async function createIn(t: RuleContext, api: WidgetApi, label: string): Promise<Json & { id: string }> {
-  const res = await api.create({ name: t.name(label), description: `${api.account} account ${randomBytes(6).toString('hex')}` });
+  const res = await api.create({ name: t.name(), description: `${api.account} account ${randomBytes(6).toString('hex')}` });
   return createdWidget(t, res, `a create in the ${api.account} account`);
 }
 

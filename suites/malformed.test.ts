@@ -10,7 +10,7 @@ import { MALFORMED_CASES } from './data/malformed-cases.ts';
 
 for (const c of MALFORMED_CASES) {
   rule(c.rule, `${c.outcome} with an Error object and a 4xx, and creates nothing [${c.id}]`, async (t) => {
-    const marker = t.name(c.id);
+    const marker = t.name();
     const res = await t.api.create(undefined, { raw: c.body(marker) });
     expectErrorObject(t, res, `a create with a malformed body (${c.id})`);
     await expectNotListed(t, t.api, performance.now(), (w) => carriesMarker(w, marker), `no widget carrying ${marker} after the create was refused with ${res.status}`, [res.exchange]);
@@ -18,7 +18,7 @@ for (const c of MALFORMED_CASES) {
 }
 
 rule('MAL-4', 'malformed bodies answer 400 or 422', async (t) => {
-  const responses = await Promise.all(MALFORMED_CASES.map(async (c) => ({ c, res: await t.api.create(undefined, { raw: c.body(t.name(c.id)) }) })));
+  const responses = await Promise.all(MALFORMED_CASES.map(async (c) => ({ c, res: await t.api.create(undefined, { raw: c.body(t.name()) }) })));
   const other = responses.filter(({ res }) => res.status !== 400 && res.status !== 422);
   t.check(other.length === 0, () => ({
     expected: 'status 400 or 422 for every malformed body',
@@ -30,7 +30,7 @@ rule('MAL-4', 'malformed bodies answer 400 or 422', async (t) => {
 for (const contentType of ['text/plain', null] as const) {
   const label = contentType === null ? 'with no Content-Type' : `as ${contentType}`;
   rule('MAL-4', `a valid JSON body sent ${label} is accepted, or refused with an Error object (415 recommended)`, async (t) => {
-    const res = await t.api.create({ name: t.name('content type') }, { contentType });
+    const res = await t.api.create({ name: t.name() }, { contentType });
     // Accepting the body is a valid choice (RULES.md: lenient Content-Type).
     if (res.status >= 200 && res.status < 300) return;
     t.check(res.status === 415, () => ({

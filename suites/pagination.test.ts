@@ -34,7 +34,7 @@ let fixture: Promise<Fixture> | undefined;
 /** The set of widgets every walk of this file looks for; created once, by whichever test asks first. */
 function theSet(t: RuleContext): Promise<Fixture> {
   fixture ??= (async () => {
-    const responses = await Promise.all(Array.from({ length: SET_SIZE }, (_, i) => t.api.create({ name: t.name(`page set ${i}`) })));
+    const responses = await Promise.all(Array.from({ length: SET_SIZE }, (_, i) => t.api.create({ name: t.name() })));
     const refused = responses.find((r) => r.status < 200 || r.status > 299 || typeof (r.json as { id?: unknown })?.id !== 'string');
     if (refused) throw new InconclusiveError(`could not create the widgets the pagination checks walk over: a create answered ${refused.status}`);
     const ids = new Set(responses.map((r) => (r.json as { id: string }).id));
@@ -171,7 +171,7 @@ rule('PAGE-8', 'a cursor the server never issued is rejected with an Error objec
 rule('PAGE-7', 'widgets that exist for a whole walk appear in it exactly once while others are created and deleted between pages', async (t) => {
   const set = await theSet(t);
   const volatile: string[] = [];
-  for (let i = 0; i < VOLATILE_SIZE; i += 1) volatile.push(createdWidget(t, await t.api.create({ name: t.name(`volatile ${i}`) })).id);
+  for (let i = 0; i < VOLATILE_SIZE; i += 1) volatile.push(createdWidget(t, await t.api.create({ name: t.name() })).id);
   const writes: string[] = [];
   const walk = await walkPages(t.api, {
     limit: 2,
@@ -181,7 +181,7 @@ rule('PAGE-7', 'widgets that exist for a whole walk appear in it exactly once wh
       // shifts newest-first pages forward.
       const gone = volatile.shift();
       if (gone) writes.push(`deleted ${gone} (${(await t.api.remove(gone)).status})`);
-      const made = await t.api.create({ name: t.name('created mid-walk') });
+      const made = await t.api.create({ name: t.name() });
       writes.push(`created ${(made.json as { id?: string } | undefined)?.id ?? `nothing (${made.status})`}`);
     },
   });

@@ -19,8 +19,14 @@ export interface RuleContext {
   readonly api: WidgetApi;
   /** The second account; present only in tests declared with `needs: 'second-token'`. */
   readonly second: WidgetApi;
-  /** A widget name carrying the run marker (so the sweep finds it), the rule id and a label. */
-  name(label?: string): string;
+  /**
+   * A fresh widget name: the run marker (so the sweep finds it), the rule id and a number.
+   * At most 32 printable ASCII characters: ordinary input that every conformant server
+   * accepts (PROP-2), whatever length and character limits it chose.
+   */
+  name(): string;
+  /** Records a note on the test (a JUnit property): e.g. how many property runs completed. */
+  annotate(message: string, type: string): Promise<void>;
   /** Fails the rule with the expectation beside what was received. */
   fail(detail: FailureDetail): never;
   /** Fails the rule unless the condition holds; the detail is built only on failure. */
@@ -58,7 +64,7 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       await ctx.annotate(reason, 'skip-reason');
       return ctx.skip(reason);
     };
-    const t = makeContext(r, run, skip);
+    const t = makeContext(r, run, skip, ctx.annotate);
     try {
       await body(t);
     } catch (error) {
@@ -72,7 +78,7 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
   });
 }
 
-function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>): RuleContext {
+function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate']): RuleContext {
   const { settings: s, primary: api, second } = run;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
@@ -86,7 +92,8 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
       if (!second) throw new Error(`${r.id} uses the second account but was not declared with needs: 'second-token'`);
       return second;
     },
-    name: (label = 'widget') => `${s.marker} ${r.id} ${label} ${(sequence += 1)}`,
+    name: () => `${s.marker} ${r.id} ${(sequence += 1)}`,
+    annotate: async (message, type) => void (await annotate(message, type)),
     fail,
     check(condition: boolean, detail: () => FailureDetail): void {
       if (!condition) fail(detail());
