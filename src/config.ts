@@ -20,6 +20,8 @@ export interface SuiteConfig {
   maxRetries: number;
   maxRetryWaitMs: number;
   maxWidgets: number;
+  propertyBudgetMs: number;
+  only?: string;
   list: boolean;
   help: boolean;
 }
@@ -100,6 +102,10 @@ export const OPTIONS: readonly OptionDef[] = [
     unit: 'milliseconds', default: 30_000, description: 'Longest Retry-After the suite will wait, in milliseconds' },
   { flag: '--max-widgets', env: 'WIDGET_MAX_WIDGETS', kind: 'int', key: 'maxWidgets', arg: 'n', min: 1, default: 10000,
     description: 'Most widgets the accounts under test may hold; list walks stop beyond it' },
+  { flag: '--property-budget', env: 'WIDGET_PROPERTY_BUDGET_MS', kind: 'int', key: 'propertyBudgetMs', arg: 'ms', min: 1,
+    unit: 'milliseconds', default: 60_000, description: 'Longest time one property may run, in milliseconds; it then stops and reports the runs completed' },
+  { flag: '--only', env: 'WIDGET_ONLY', kind: 'string', key: 'only', arg: 'ids', defaultText: 'every rule',
+    description: 'Rule ids or families to run, comma-separated (e.g. AUTH,PAGE-3)' },
   { flag: '--list', kind: 'flag', key: 'list', default: false, description: 'Print the rule catalogue and exit' },
   { flag: '--help', short: '-h', kind: 'flag', key: 'help', default: false, description: 'Print this help and exit' },
 ];

@@ -136,6 +136,8 @@ describe('flags', () => {
       '--max-retries', '10',
       '--max-retry-wait', '0',
       '--max-widgets', '7',
+      '--property-budget', '5',
+      '--only', 'AUTH,PAGE-3',
     ]);
     expect(c).toEqual({
       baseUrl: URL_,
@@ -152,6 +154,8 @@ describe('flags', () => {
       maxRetries: 10,
       maxRetryWaitMs: 0,
       maxWidgets: 7,
+      propertyBudgetMs: 5,
+      only: 'AUTH,PAGE-3',
       list: false,
       help: false,
     });

@@ -18,6 +18,7 @@ import type { SuiteSettings } from '../harness/settings.ts';
 import { startReferenceServer, type RunningServer } from '../reference/server.ts';
 import { buildJsonReport } from '../report/json.ts';
 import { RULES } from '../rules.ts';
+import { parseOnly, testNamePattern } from '../selection.ts';
 import { sweep, type SweepResult } from '../sweep.ts';
 import { walkBudget } from '../walk.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
@@ -83,6 +84,13 @@ async function main(): Promise<number> {
     printCatalogue();
     return 0;
   }
+  let only: ReadonlySet<string> | undefined;
+  try {
+    only = parseOnly(config.only);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 2);
+    throw error;
+  }
   const started = new Date();
   const target = await chooseTarget(config);
   const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
@@ -129,6 +137,8 @@ async function main(): Promise<number> {
       strict: config.strict,
       clockToleranceMs: config.clockToleranceMs,
       maxWidgets: config.maxWidgets,
+      propertyBudgetMs: config.propertyBudgetMs,
+      ...(config.only ? { only: config.only } : {}),
       seed: config.seed,
       runs: config.runs,
       marker,
@@ -137,8 +147,8 @@ async function main(): Promise<number> {
     mkdirSync(reportDir, { recursive: true });
     const junitFile = join(reportDir, 'junit.xml');
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-    vitest = await runSuites({ settings, junitFile, onStart: (v) => (vitest = v) });
-    const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors());
+    vitest = await runSuites({ settings, junitFile, ...(only ? { testNamePattern: testNamePattern(only) } : {}), onStart: (v) => (vitest = v) });
+    const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), only);
     await vitest.close();
 
     // Belt and braces: whatever the tests could not delete, and any widget whose create answer was lost.

@@ -61,12 +61,16 @@ function testOutcome(test: TestCase, file: string): TestOutcome {
 }
 
 /** Collects the outcomes of a finished run. */
-export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[]): RunOutcomes {
+export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[], only?: ReadonlySet<string>): RunOutcomes {
   const tests: TestOutcome[] = [];
   const suiteErrors: string[] = [];
   for (const mod of modules) {
     const file = mod.relativeModuleId;
-    for (const test of mod.children.allTests()) tests.push(testOutcome(test, file));
+    for (const test of mod.children.allTests()) {
+      // Tests --only left out are not skips: they are not part of this run.
+      if (only && !only.has(test.meta().rule ?? '')) continue;
+      tests.push(testOutcome(test, file));
+    }
     for (const error of mod.errors()) suiteErrors.push(`${file}: ${error.message}`);
   }
   for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);

@@ -13,6 +13,8 @@ export interface VitestRunOptions {
   readonly junitFile: string;
   /** Test files to run (paths relative to the project root); all suites when empty. */
   readonly files?: readonly string[];
+  /** Runs only the tests whose titles match (--only). */
+  readonly testNamePattern?: RegExp;
   /** Called with the instance as soon as it exists, so a signal can cancel the run. */
   readonly onStart?: (vitest: Vitest) => void;
 }
@@ -45,6 +47,7 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       testTimeout,
       hookTimeout: testTimeout,
       passWithNoTests: false,
+      ...(options.testNamePattern ? { testNamePattern: options.testNamePattern } : {}),
     },
     { logLevel: 'warn' },
   );

@@ -18,6 +18,10 @@ export interface SuiteSettings {
   readonly clockToleranceMs: number;
   /** Most widgets an account may hold: bounds every list walk. */
   readonly maxWidgets: number;
+  /** Longest time one property may run (ms). */
+  readonly propertyBudgetMs: number;
+  /** The --only selection as given, for replay commands. */
+  readonly only?: string;
   readonly seed: number;
   readonly runs: number;
   /** Unique to this run; every widget the suite creates carries it, so a sweep can find them all. */

@@ -185,7 +185,7 @@ describe('HttpClient: deadlines and size caps', () => {
       const body = Buffer.alloc(256 * 1024, 0x61);
       res.writeHead(200, { 'content-length': String(body.length) }).end(body);
     });
-    const error = await rejectionOf(client(srv.url, { maxResponseBytes: 1024 }).request('GET', '/widgets'));
+    const error = await rejectionOf(client(srv.url, { maxResponseBytes: 1024, timeoutMs: 2_000 }).request('GET', '/widgets'));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toContain('response body larger than 1024 bytes');
   });
@@ -203,7 +203,7 @@ describe('HttpClient: deadlines and size caps', () => {
       pump();
     });
     const started = performance.now();
-    const error = await rejectionOf(client(srv.url, { maxResponseBytes: 1024 }).request('GET', '/widgets'));
+    const error = await rejectionOf(client(srv.url, { maxResponseBytes: 1024, timeoutMs: 2_000 }).request('GET', '/widgets'));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toContain('response body larger than 1024 bytes');
     expect(performance.now() - started).toBeLessThan(2_000);
