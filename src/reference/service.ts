@@ -85,7 +85,7 @@ const COLLECTION_PATH = `${API_PREFIX}/widgets`;
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const CURSOR_MAC_BYTES = 32; // HMAC-SHA-256
 const LIMIT_PATTERN = /^[1-9][0-9]*$/;
-// RFC 9110 §11.4: the scheme is case-insensitive and separated from the credentials by spaces.
+// RFC 9110 §11: the scheme is case-insensitive and separated from the credentials by one or more spaces.
 const BEARER_PATTERN = /^bearer +(.+)$/i;
 const CHALLENGE = 'Bearer realm="widgets"';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

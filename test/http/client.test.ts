@@ -148,7 +148,8 @@ describe('HttpClient: ordinary exchanges', () => {
   });
 });
 
-describe('HttpClient: deadlines and size caps', () => {
+// A client whose deadline or size cap broke would hang here; fail fast instead.
+describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
   // The two deadline tests wait out their timeouts side by side.
   it.concurrent('a server that never answers times out with a TransportError within the deadline', async ({ onTestFinished }) => {
     const srv = await serve(() => {

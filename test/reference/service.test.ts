@@ -77,8 +77,11 @@ async function walkFrom(first: Answer, token: string, limit = OPTIONS.maxLimit):
   const ids: string[] = [];
   let page = first.json as PageJson;
   for (;;) {
+    const known = new Set(ids);
     ids.push(...page.data.map((w) => w.id));
     if (!page.has_more) return ids;
+    // A page that brings no new widget would be fetched again and again.
+    if (page.data.every((w) => known.has(w.id))) throw new Error('the walk is stuck: a page brought no new widget');
     const next = await call('GET', `/v1/widgets?limit=${limit}&cursor=${page.next_cursor}`, { authorization: `Bearer ${token}` });
     page = next.json as PageJson;
   }
@@ -388,6 +391,7 @@ describe('list', () => {
       const query = cursor === undefined ? `limit=${limit}` : `limit=${limit}&cursor=${cursor}`;
       const page = (await call('GET', `/v1/widgets?${query}`)).json as PageJson;
       pages.push(page);
+      expect(pages.length, 'pages so far').toBeLessThanOrEqual(widgets.length);
       cursor = page.next_cursor;
       expect(page.data.length, 'page size').toBeLessThanOrEqual(limit);
       expect(page.has_more, 'has_more matches next_cursor').toBe(cursor !== undefined);

@@ -3,8 +3,8 @@
  * rule the suite must fail it on. `npm run test:self` proves each is caught by that rule.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_TOKENS, HttpError, ReferenceService, type Reply, type WidgetJson } from '../../src/reference/service.ts';
-import { WidgetStore, type StoredWidget } from '../../src/reference/store.ts';
+import { API_PREFIX, DEFAULT_TOKENS, HttpError, ReferenceService, type CursorPosition, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
+import { WidgetStore, type StoredWidget, type WidgetInput, type WidgetPage } from '../../src/reference/store.ts';
 import type { TestServer } from './serve.ts';
 
 export const TOKENS = Object.keys(DEFAULT_TOKENS) as [string, string];
@@ -122,7 +122,393 @@ export const CRUD_FAULTS: readonly FaultCase[] = [
   },
 ];
 
+// ---------------------------------------------------------------------------------------
+// Helpers for the faults below: small pieces of server code a faulty server shares with the
+// reference, so that each fault stays one mistake.
+
+const COLLECTION = `${API_PREFIX}/widgets`;
+
+/** The path of a request, without its query. */
+const pathOf = (req: IncomingMessage): string => (req.url ?? '/').split('?', 1)[0] ?? '/';
+
+/** True for GET and POST on /v1/widgets, the routes the spec documents auth failures for. */
+const isCollection = (req: IncomingMessage): boolean => pathOf(req) === COLLECTION;
+
+/** The account the widget belongs to, whichever account that is; undefined when none. */
+function ownerOf(service: ReferenceService, store: WidgetStore, id: string): string | undefined {
+  return [...new Set(Object.values(service.tokens))].find((account) => store.get(account, id) !== undefined);
+}
+
+/** A reference service whose unexpected errors (the 500s a fault provokes on purpose) are not logged. */
+class QuietService extends ReferenceService {
+  protected override onUnexpectedError(): void {}
+}
+
+/** A store that can name every account's widgets, in creation order. */
+class InspectableStore extends WidgetStore {
+  /** Every widget of every account, in creation (seq) order. */
+  allWidgets(): StoredWidget[] {
+    return [...this.widgetsByAccount.values()].flatMap((widgets) => [...widgets.values()]).sort((a, b) => a.seq - b.seq);
+  }
+}
+
+export const AUTH_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'anonymous-default-account', rule: 'AUTH-1',
+    description: 'serves list and create without an Authorization header as the first (default) account',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        if (req.headers.authorization === undefined && isCollection(req)) return DEFAULT_TOKENS[TOKENS[0]]!;
+        return super.authenticate(req);
+      }
+    })()),
+  },
+  {
+    name: 'unknown-token-provisions-account', rule: 'AUTH-2',
+    description: 'accepts any non-empty bearer token, giving an unknown one a new, empty account (sign-up on first use)',
+    make: () => serve(new (class extends ReferenceService {
+      protected override accountForToken(token: string): string | undefined {
+        return super.accountForToken(token) ?? `auto:${token}`;
+      }
+    })()),
+  },
+  {
+    name: 'token-prefix-match', rule: 'AUTH-2',
+    description: 'on list and create, accepts any bearer token that starts with a valid one (a startsWith check)',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        const header = req.headers.authorization ?? '';
+        if (isCollection(req)) {
+          const known = Object.keys(this.tokens).find((token) => header.startsWith(`Bearer ${token}`));
+          if (known !== undefined) return this.tokens[known]!;
+        }
+        return super.authenticate(req);
+      }
+    })()),
+  },
+  {
+    name: 'auth-scheme-ignored', rule: 'AUTH-2',
+    description: 'on list and create, takes the second word of Authorization as the token whatever the scheme (Basic accepted)',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        const token = (req.headers.authorization ?? '').split(' ')[1];
+        if (isCollection(req) && token !== undefined && token !== '') {
+          const account = this.accountForToken(token);
+          if (account !== undefined) return account;
+        }
+        return super.authenticate(req);
+      }
+    })()),
+  },
+  {
+    name: 'refused-create-still-stored', rule: 'AUTH-3',
+    description: 'writes a create for the account the credentials seem to name (any scheme, token prefix) and verifies the token only afterwards: the 401 leaves the widget stored',
+    make: () => serve(new (class extends ReferenceService {
+      protected override async dispatch(req: IncomingMessage): Promise<Reply> {
+        if (req.method !== 'POST' || !isCollection(req)) return super.dispatch(req);
+        const presented = (req.headers.authorization ?? '').split(' ').slice(1).join(' ');
+        const claimed = Object.keys(this.tokens).find((token) => presented.startsWith(token));
+        if (claimed === undefined) return super.dispatch(req);
+        const reply = await this.create(this.tokens[claimed]!, req);
+        this.authenticate(req); // too late: the widget is already stored
+        return reply;
+      }
+    })()),
+  },
+  {
+    name: 'item-routes-skip-auth', rule: 'AUTH-4',
+    description: 'serves retrieve and delete without valid credentials, treating the widget id as enough',
+    make: () => serve(new (class extends ReferenceService {
+      protected override async dispatch(req: IncomingMessage): Promise<Reply> {
+        const id = this.widgetIdFromPath(pathOf(req));
+        if (id !== undefined) {
+          try {
+            this.authenticate(req);
+          } catch {
+            const owner = ownerOf(this, this.store, id);
+            if (owner !== undefined && req.method === 'GET') return this.retrieve(owner, id);
+            if (owner !== undefined && req.method === 'DELETE') return this.remove(owner, id);
+          }
+        }
+        return super.dispatch(req);
+      }
+    })()),
+  },
+  {
+    name: 'auth-401-without-challenge', rule: 'AUTH-5',
+    description: 'answers authentication failures with 401 but no WWW-Authenticate header',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        try {
+          return super.authenticate(req);
+        } catch (error) {
+          if (error instanceof HttpError) throw new HttpError(error.status, error.code, error.message);
+          throw error;
+        }
+      }
+    })()),
+  },
+  {
+    name: 'auth-error-echoes-token', rule: 'AUTH-5',
+    description: 'names the rejected token in the Error message ("unknown token \\"…\\"")',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        try {
+          return super.authenticate(req);
+        } catch (error) {
+          const header = req.headers.authorization;
+          if (error instanceof HttpError && header !== undefined) {
+            throw new HttpError(error.status, error.code, `Unknown credentials ${JSON.stringify(header)}.`, error.headers);
+          }
+          throw error;
+        }
+      }
+    })()),
+  },
+];
+
+export const MALFORMED_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'missing-name-defaulted', rule: 'MAL-1',
+    description: 'gives a widget created without name the name "Untitled widget"',
+    make: () => serve(new (class extends ReferenceService {
+      protected override validateCreate(value: unknown): WidgetInput {
+        if (value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, 'name')) {
+          return super.validateCreate({ ...value, name: 'Untitled widget' });
+        }
+        return super.validateCreate(value);
+      }
+    })()),
+  },
+  {
+    name: 'number-name-coerced', rule: 'MAL-2',
+    description: 'accepts a number as name and stores it as a string (42 becomes "42")',
+    make: () => serve(new (class extends ReferenceService {
+      protected override validateCreate(value: unknown): WidgetInput {
+        const fields = value as Record<string, unknown> | null;
+        if (fields !== null && typeof fields === 'object' && typeof fields.name === 'number') {
+          return super.validateCreate({ ...fields, name: String(fields.name) });
+        }
+        return super.validateCreate(value);
+      }
+    })()),
+  },
+  {
+    name: 'invalid-json-500', rule: 'MAL-3',
+    description: 'parses the body with an unguarded JSON.parse, so a body that is not JSON (or empty) answers 500',
+    make: () => serve(new (class extends QuietService {
+      protected override parseJson(body: Buffer): unknown {
+        return JSON.parse(body.toString('utf8'));
+      }
+    })()),
+  },
+  {
+    name: 'array-body-bulk-create', rule: 'MAL-3',
+    description: 'takes a JSON array of widgets as a bulk create and answers 201 with the array of created widgets',
+    make: () => serve(new (class extends ReferenceService {
+      protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+        if (!this.isJsonMediaType(req.headers['content-type'])) return super.create(account, req);
+        const value = this.parseJson(await this.readBody(req));
+        const inputs = (Array.isArray(value) ? value : [value]).map((item) => this.validateCreate(item));
+        const widgets = inputs.map((input) => this.toJson(this.store.create(account, input)));
+        if (Array.isArray(value)) return { status: 201, body: widgets };
+        return { status: 201, headers: { Location: this.widgetPath(widgets[0]!.id) }, body: widgets[0] };
+      }
+    })()),
+  },
+  {
+    name: 'malformed-body-409', rule: 'MAL-4',
+    description: 'answers malformed create bodies with 409 Conflict (an Error object, but not 400 or 422)',
+    make: () => serve(new (class extends ReferenceService {
+      protected override toHttpError(thrown: unknown): HttpError {
+        const error = super.toHttpError(thrown);
+        if (error.code === 'invalid_request' || error.code === 'invalid_json') return new HttpError(409, error.code, error.message, error.headers);
+        return error;
+      }
+    })()),
+  },
+  {
+    name: 'unsupported-media-type-as-text', rule: 'MAL-4',
+    description: 'refuses a body that is not sent as application/json with a plain-text 415, not an Error object',
+    make: () => serve(new (class extends ReferenceService {
+      protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+        if (error.status !== 415) return super.sendError(res, requestId, error);
+        res.writeHead(415, { 'Content-Type': 'text/plain' }).end('Unsupported Media Type');
+      }
+    })()),
+  },
+];
+
+export const ISOLATION_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'list-of-every-account', rule: 'ISO-1',
+    description: "lists every account's widgets: the list query has no owner filter",
+    make: () => serve(new ReferenceService({ store: new (class extends InspectableStore {
+      override page(_account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        const rest = this.allWidgets().filter((w) => afterSeq === undefined || w.seq > afterSeq);
+        const items = rest.slice(0, limit);
+        return { items, lastSeq: items.at(-1)?.seq, hasMore: rest.length > limit };
+      }
+    })() })),
+  },
+  {
+    name: 'retrieve-ignores-account', rule: 'ISO-2',
+    description: 'retrieves a widget by id alone, whichever account owns it',
+    make: () => serve(new (class extends ReferenceService {
+      protected override retrieve(account: string, id: string): Reply {
+        return super.retrieve(ownerOf(this, this.store, id) ?? account, id);
+      }
+    })()),
+  },
+  {
+    name: 'delete-ignores-account', rule: 'ISO-3',
+    description: 'deletes a widget by id alone, whichever account owns it',
+    make: () => serve(new (class extends ReferenceService {
+      protected override remove(account: string, id: string): Reply {
+        return super.remove(ownerOf(this, this.store, id) ?? account, id);
+      }
+    })()),
+  },
+  {
+    name: 'cursor-account-trusted', rule: 'ISO-4',
+    description: 'resumes a list in the account the cursor names, not the account of the token',
+    make: () => serve(new (class extends ReferenceService {
+      protected override list(account: string, query: URLSearchParams): Reply {
+        const cursor = query.get('cursor');
+        const position = cursor === null ? undefined : this.decodeCursor(cursor);
+        return super.list(position?.account ?? account, query);
+      }
+    })()),
+  },
+  {
+    name: 'foreign-widget-403', rule: 'ISO-5',
+    description: "answers 403 forbidden for another account's widget but 404 for an id that never existed",
+    make: () => serve(new (class extends ReferenceService {
+      private forbidIfForeign(account: string, id: string): void {
+        const owner = ownerOf(this, this.store, id);
+        if (owner !== undefined && owner !== account) throw new HttpError(403, 'forbidden', 'This widget belongs to another account.');
+      }
+      protected override retrieve(account: string, id: string): Reply {
+        this.forbidIfForeign(account, id);
+        return super.retrieve(account, id);
+      }
+      protected override remove(account: string, id: string): Reply {
+        this.forbidIfForeign(account, id);
+        return super.remove(account, id);
+      }
+    })()),
+  },
+];
+
+/** A list reply built from a store page, as the reference builds it (for faults that change one part). */
+function pageReply(data: WidgetJson[], hasMore: boolean, nextCursor: string | undefined): Reply {
+  const body: PageJson = { data, has_more: hasMore };
+  if (nextCursor !== undefined) body.next_cursor = nextCursor;
+  return { status: 200, body };
+}
+
+export const PAGINATION_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'page-keeps-lookahead-item', rule: 'PAGE-1',
+    description: 'fetches limit + 1 widgets to learn whether more follow, and forgets to drop the extra one',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        const { items } = super.page(account, afterSeq, limit + 1);
+        return { items, lastSeq: items.at(-1)?.seq, hasMore: items.length > limit };
+      }
+    })() })),
+  },
+  {
+    name: 'has-more-from-full-page', rule: 'PAGE-2',
+    description: 'sets has_more when the page is full, but next_cursor only when the store has more: a full last page says has_more true with no cursor',
+    make: () => serve(new (class extends ReferenceService {
+      protected override list(account: string, query: URLSearchParams): Reply {
+        const { limit, afterSeq } = this.parseListQuery(account, query);
+        const page = this.store.page(account, afterSeq, limit);
+        const body = this.toPageJson(account, page);
+        return { status: 200, body: { ...body, has_more: page.items.length === limit } };
+      }
+    })()),
+  },
+  {
+    name: 'cursor-skips-boundary-widget', rule: 'PAGE-3',
+    description: 'makes next_cursor name the first widget of the next page, then resumes after it: one widget lost at each page boundary',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        const { items } = super.page(account, afterSeq, limit + 1);
+        const hasMore = items.length > limit;
+        const shown = items.slice(0, limit);
+        return { items: shown, lastSeq: hasMore ? items[limit]!.seq : shown.at(-1)?.seq, hasMore };
+      }
+    })() })),
+  },
+  {
+    name: 'has-more-always-false', rule: 'PAGE-4',
+    description: 'always answers has_more false (and so no next_cursor), however many widgets follow',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        return { ...super.page(account, afterSeq, limit), hasMore: false };
+      }
+    })() })),
+  },
+  {
+    name: 'cursor-never-advances', rule: 'PAGE-5',
+    description: "encodes the request's own position in next_cursor instead of the page's end: the same cursor, and page, forever",
+    make: () => serve(new (class extends ReferenceService {
+      protected override list(account: string, query: URLSearchParams): Reply {
+        const { limit, afterSeq } = this.parseListQuery(account, query);
+        const page = this.store.page(account, afterSeq, limit);
+        return { status: 200, body: this.toPageJson(account, { ...page, lastSeq: afterSeq ?? 0 }) };
+      }
+    })()),
+  },
+  {
+    name: 'no-limit-500', rule: 'PAGE-6',
+    description: 'reads the default limit from an unset setting, so a list without limit fails with a 500',
+    make: () => serve(new (class extends QuietService {
+      protected override parseLimit(raw: string | undefined): number {
+        if (raw === undefined) return Number(process.env.WIDGETS_DEFAULT_PAGE_SIZE_UNSET);
+        return super.parseLimit(raw);
+      }
+    })()),
+  },
+  {
+    name: 'offset-cursors', rule: 'PAGE-7',
+    description: 'makes cursors an offset into the list (newest first), so a widget created or deleted between pages shifts the rest',
+    make: () => serve(new (class extends ReferenceService {
+      protected override list(account: string, query: URLSearchParams): Reply {
+        const { limit, afterSeq: offset = 0 } = this.parseListQuery(account, query);
+        const all = this.store.page(account, undefined, Number.MAX_SAFE_INTEGER).items.reverse();
+        const hasMore = offset + limit < all.length;
+        return pageReply(all.slice(offset, offset + limit).map((w) => this.toJson(w)), hasMore, hasMore ? this.encodeCursor({ account, seq: offset + limit }) : undefined);
+      }
+    })()),
+  },
+  {
+    name: 'invalid-limit-500', rule: 'PAGE-8',
+    description: 'passes limit through Number() unchecked, so "abc", "-1" or "1.5" fail deep in the store with a 500',
+    make: () => serve(new (class extends QuietService {
+      protected override parseLimit(raw: string | undefined): number {
+        return raw === undefined ? super.parseLimit(raw) : Math.min(Number(raw), this.maxLimit);
+      }
+    })()),
+  },
+  {
+    name: 'unsigned-cursor-500', rule: 'PAGE-8',
+    description: 'decodes a cursor as base64 JSON without checking it, so a cursor it never issued fails with a 500',
+    make: () => serve(new (class extends QuietService {
+      protected override decodeCursor(cursor: string): CursorPosition | undefined {
+        const [account, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, number];
+        return { account, seq };
+      }
+      protected override encodeCursor(position: CursorPosition): string {
+        return Buffer.from(JSON.stringify([position.account, position.seq]), 'utf8').toString('base64url');
+      }
+    })()),
+  },
+];
+
 /** Every fault the self-tests run. */
-export const FAULTS: readonly FaultCase[] = [...CRUD_FAULTS];
+export const FAULTS: readonly FaultCase[] = [...CRUD_FAULTS, ...AUTH_FAULTS, ...MALFORMED_FAULTS, ...ISOLATION_FAULTS, ...PAGINATION_FAULTS];
 
 export type { StoredWidget };

@@ -1,0 +1,71 @@
+/**
+ * Generators for names and descriptions. The whole of Unicode, weighted towards what
+ * servers get wrong: astral characters and emoji sequences, combining marks and strings that
+ * differ only by normalisation, right-to-left text, zero-width characters, quotes,
+ * backslashes and markup, whitespace at the edges, and long strings.
+ */
+import fc from 'fast-check';
+
+const EMOJI = [
+  '👨‍👩‍👧‍👦', // family: four people joined by ZERO WIDTH JOINER
+  '👩🏽‍💻', // skin tone modifier inside a ZWJ sequence
+  '👍🏿',
+  '🇫🇷', // regional indicator pair (a flag)
+  '🏳️‍🌈', // variation selector + ZWJ
+  '1️⃣', // keycap sequence
+  '😀',
+  '🦄',
+];
+const NORMALISATION = [
+  'e\u0301', // é decomposed (NFD); NFC would turn it into U+00E9
+  '\u00e9', // é precomposed (NFC)
+  'A\u030a', // Å decomposed; NFC gives U+00C5
+  '\u212b', // ANGSTROM SIGN: NFC maps it to U+00C5
+  '\u1100\u1161', // Hangul jamo; NFC composes them into U+AC00
+  'ﬁ', // ligature: NFKC would expand it
+  'q\u0307\u0323', // marks in non-canonical order: normalisation reorders them
+];
+const RIGHT_TO_LEFT = ['שלום', 'مرحبا بالعالم', '\u202eabc', '\u200f', '\u200e', 'a\u202bb\u202cc'];
+const ZERO_WIDTH = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
+const METACHARACTERS = ['"', '\\', '\\u0000', '\\"', '/', "'", '`', '${x}', '%s', '{"name":1}', '<script>alert(1)</script>', '<b>', '&amp;', '&#0;', '\n', '\r\n', '\t', '\u0000', '\u007f'];
+const SPACES = [' ', '  ', '\t', '\u00a0', '\u2003', '\u3000', '\u2028', '\n'];
+
+const piece = fc.oneof(
+  { arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }), weight: 3 },
+  { arbitrary: fc.constantFrom(...EMOJI), weight: 2 },
+  { arbitrary: fc.constantFrom(...NORMALISATION), weight: 3 },
+  { arbitrary: fc.constantFrom(...RIGHT_TO_LEFT), weight: 1 },
+  { arbitrary: fc.constantFrom(...ZERO_WIDTH), weight: 1 },
+  { arbitrary: fc.constantFrom(...METACHARACTERS), weight: 2 },
+  { arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }), weight: 2 },
+);
+const space = fc.constantFrom(...SPACES);
+
+/** Any string, hard parts first; each value has at least one character. */
+export const hardString: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.array(piece, { minLength: 1, maxLength: 6 }).map((p) => p.join('')), weight: 6 },
+  // Whitespace at the edges: catches trimming.
+  { arbitrary: fc.tuple(space, fc.array(piece, { maxLength: 3 }), space).map(([a, p, b]) => a + p.join('') + b), weight: 3 },
+  { arbitrary: fc.string({ unit: 'grapheme', minLength: 300, maxLength: 3000 }), weight: 1 },
+);
+
+/** A description: like a name, or empty. */
+export const hardDescription: fc.Arbitrary<string> = fc.oneof({ arbitrary: hardString, weight: 9 }, { arbitrary: fc.constant(''), weight: 1 });
+
+const printableAscii = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
+
+/** Ordinary input every server accepts (PROP-2): 1 to 32 printable ASCII characters. */
+export const ordinaryName: fc.Arbitrary<string> = fc.string({ unit: printableAscii, minLength: 1, maxLength: 32 });
+
+/** Ordinary descriptions: 0 to 64 printable ASCII characters. */
+export const ordinaryDescription: fc.Arbitrary<string> = fc.string({ unit: printableAscii, minLength: 0, maxLength: 64 });
+
+/** A string for a failure message: JSON-escaped, with the code points of anything outside printable ASCII. */
+export function describeString(value: unknown): string {
+  if (typeof value !== 'string') return JSON.stringify(value) ?? String(value);
+  const shown = value.length > 120 ? `${JSON.stringify(value.slice(0, 120))}… (${value.length} code units)` : JSON.stringify(value);
+  const special = [...value].filter((ch) => !/^[\x20-\x7e]$/.test(ch));
+  if (special.length === 0) return shown;
+  const points = special.slice(0, 12).map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  return `${shown} [${points.join(' ')}${special.length > 12 ? ' …' : ''}]`;
+}

@@ -1,0 +1,192 @@
+/**
+ * Model-based testing (§1, §4): PROP-3. fast-check draws sequences of create, retrieve,
+ * list walk, delete and retrieve-after-delete, and, with a second account, the cross-account
+ * retrieve and delete; after every command the server's answer must agree with a model of
+ * the live widgets of each account. This catches what single requests do not: a deleted id
+ * that comes back as another widget, a deleted widget still listed, a leak that only shows
+ * after a sequence.
+ *
+ * The model holds only what this run created: the accounts may hold any other widgets.
+ */
+import fc from 'fast-check';
+import type { WidgetApi } from '../src/api.ts';
+import { describeString, ordinaryName } from '../src/harness/arbitraries.ts';
+import { differingFields, expectErrorObject, jsonObject, type Json } from '../src/harness/checks.ts';
+import { checkProperty } from '../src/harness/property.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import { requireComplete } from '../src/harness/snapshots.ts';
+import { preview } from '../src/schema.ts';
+import { walkAll } from '../src/sweep.ts';
+import { walkBudget } from '../src/walk.ts';
+
+/** Most commands in one sequence. */
+const MAX_COMMANDS = 10;
+
+type Who = 'primary' | 'second';
+
+interface Model {
+  /** Live widgets per account, as created. */
+  readonly live: Record<Who, Map<string, Json>>;
+  /** Widgets deleted in this sequence, per account. */
+  readonly deleted: Record<Who, string[]>;
+  /** Every id the server issued in this sequence: a new widget must never get one of them. */
+  readonly issued: Set<string>;
+}
+
+interface Real {
+  readonly t: RuleContext;
+  readonly apis: Record<Who, WidgetApi>;
+}
+
+const other = (who: Who): Who => (who === 'primary' ? 'second' : 'primary');
+const pick = <T>(items: readonly T[], index: number): T => items[index % items.length] as T;
+
+class Create implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly who: Who, readonly name: string) {}
+  check = (): boolean => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const description = r.t.name();
+    const res = await r.apis[this.who].create({ name: this.name, description });
+    r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: 'a 2xx for a create of ordinary input', received: `${res.status}`, exchanges: [res.exchange] }));
+    const widget = jsonObject(r.t, res, 'the created Widget');
+    const id = String(widget.id);
+    r.t.check(!m.issued.has(id), () => ({
+      expected: 'a new widget with an id never issued before in this sequence',
+      received: `id ${preview(id)}, which ${[...m.deleted.primary, ...m.deleted.second].includes(id) ? 'belonged to a widget deleted earlier' : 'belongs to a live widget'}`,
+      exchanges: [res.exchange],
+    }));
+    r.t.check(widget.name === this.name && widget.description === description, () => ({
+      expected: `name ${describeString(this.name)} and description ${describeString(description)}`,
+      received: `name ${describeString(widget.name)} and description ${describeString(widget.description)}`,
+      exchanges: [res.exchange],
+    }));
+    m.issued.add(id);
+    m.live[this.who].set(id, widget);
+  }
+  toString = (): string => `create(${this.who}, ${JSON.stringify(this.name)})`;
+}
+
+class Retrieve implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly who: Who, readonly index: number) {}
+  check = (m: Readonly<Model>): boolean => m.live[this.who].size > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const want = pick([...m.live[this.who].values()], this.index);
+    const res = await r.apis[this.who].retrieve(String(want.id));
+    const got = res.status >= 200 && res.status < 300 ? (res.json as Json | undefined) : undefined;
+    const differing = got ? differingFields(want, got) : [];
+    r.t.check(got !== undefined && differing.length === 0, () => ({
+      expected: `the live widget ${preview(want.id)} as created`,
+      received: got ? `it with ${differing.map((k) => `${k} ${preview(got[k])}`).join(', ')}` : `status ${res.status}`,
+      exchanges: [res.exchange],
+    }));
+  }
+  toString = (): string => `retrieve(${this.who}, #${this.index})`;
+}
+
+class Delete implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly who: Who, readonly index: number) {}
+  check = (m: Readonly<Model>): boolean => m.live[this.who].size > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const id = pick([...m.live[this.who].keys()], this.index);
+    const res = await r.apis[this.who].remove(id);
+    r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: `a 2xx for the owner's delete of its live widget ${preview(id)}`, received: `${res.status}`, exchanges: [res.exchange] }));
+    m.live[this.who].delete(id);
+    m.deleted[this.who].push(id);
+  }
+  toString = (): string => `delete(${this.who}, #${this.index})`;
+}
+
+class RetrieveDeleted implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly who: Who, readonly index: number) {}
+  check = (m: Readonly<Model>): boolean => m.deleted[this.who].length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const id = pick(m.deleted[this.who], this.index);
+    expectErrorObject(r.t, await r.apis[this.who].retrieve(id), `a retrieve of the widget ${preview(id)} deleted earlier in the sequence`);
+  }
+  toString = (): string => `retrieveDeleted(${this.who}, #${this.index})`;
+}
+
+class ListWalk implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly who: Who) {}
+  check = (): boolean => true;
+  async run(m: Model, r: Real): Promise<void> {
+    const walk = await walkAll(r.apis[this.who], walkBudget(r.t.settings.maxWidgets));
+    requireComplete(walk, `compare the ${this.who} account's list with the model`);
+    const own = m.live[this.who];
+    const listedOfRun = [...walk.widgets.keys()].filter((id) => m.issued.has(id));
+    const unexpected = listedOfRun.filter((id) => !own.has(id));
+    const missing = [...own.keys()].filter((id) => !walk.widgets.has(id));
+    const altered = [...own.values()].filter((w) => walk.widgets.has(String(w.id)) && walk.widgets.get(String(w.id))!.name !== w.name);
+    r.t.check(unexpected.length === 0 && missing.length === 0 && altered.length === 0, () => ({
+      expected: `the ${this.who} account's list to show exactly its ${own.size} live widget(s) of this sequence`,
+      received: [
+        unexpected.length ? `listed but deleted or another account's: ${preview(unexpected)}` : '',
+        missing.length ? `live but missing: ${preview(missing)}` : '',
+        altered.length ? `listed with another name: ${preview(altered.map((w) => w.id))}` : '',
+      ].filter(Boolean).join('; '),
+      exchanges: walk.pages.slice(0, 2).map((p) => p.response.exchange),
+    }));
+    r.t.check(walk.duplicates.size === 0, () => ({ expected: 'each widget once in the list', received: `${preview([...walk.duplicates.keys()])} more than once`, exchanges: [] }));
+  }
+  toString = (): string => `list(${this.who})`;
+}
+
+class CrossRetrieve implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly owner: Who, readonly index: number) {}
+  check = (m: Readonly<Model>): boolean => m.live[this.owner].size > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const id = String(pick([...m.live[this.owner].values()], this.index).id);
+    expectErrorObject(r.t, await r.apis[other(this.owner)].retrieve(id), `the ${other(this.owner)} account's retrieve of the ${this.owner} account's widget ${preview(id)}`);
+  }
+  toString = (): string => `crossRetrieve(${other(this.owner)} → ${this.owner} #${this.index})`;
+}
+
+class CrossDelete implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly owner: Who, readonly index: number) {}
+  check = (m: Readonly<Model>): boolean => m.live[this.owner].size > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const want = pick([...m.live[this.owner].values()], this.index);
+    const del = await r.apis[other(this.owner)].remove(String(want.id));
+    const after = await r.apis[this.owner].retrieve(String(want.id));
+    const got = after.status >= 200 && after.status < 300 ? (after.json as Json | undefined) : undefined;
+    r.t.check(got !== undefined && differingFields(want, got).length === 0, () => ({
+      expected: `the ${this.owner} account's widget ${preview(want.id)} unchanged after the ${other(this.owner)} account's delete`,
+      received: `the delete answered ${del.status}; the owner's retrieve then answered ${after.status}`,
+      exchanges: [del.exchange, after.exchange],
+    }));
+  }
+  toString = (): string => `crossDelete(${other(this.owner)} → ${this.owner} #${this.index})`;
+}
+
+function commandsFor(accounts: readonly Who[], cross: boolean): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
+  const who = fc.constantFrom(...accounts);
+  const index = fc.nat(20);
+  const list: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [
+    fc.tuple(who, ordinaryName).map(([w, n]) => new Create(w, n)),
+    fc.tuple(who, ordinaryName).map(([w, n]) => new Create(w, n)),
+    fc.tuple(who, index).map(([w, i]) => new Retrieve(w, i)),
+    fc.tuple(who, index).map(([w, i]) => new Delete(w, i)),
+    fc.tuple(who, index).map(([w, i]) => new RetrieveDeleted(w, i)),
+    who.map((w) => new ListWalk(w)),
+  ];
+  if (cross) {
+    list.push(fc.tuple(who, index).map(([w, i]) => new CrossRetrieve(w, i)));
+    list.push(fc.tuple(who, index).map(([w, i]) => new CrossDelete(w, i)));
+  }
+  return list;
+}
+
+rule('PROP-3', 'random sequences of create, retrieve, list and delete agree with a model of the service after every step', async (t) => {
+  const accounts: Who[] = t.settings.secondToken ? ['primary', 'second'] : ['primary'];
+  const apis = { primary: t.api, second: t.settings.secondToken ? t.second : t.api } as Record<Who, WidgetApi>;
+  const commands = fc.commands(commandsFor(accounts, accounts.length === 2), { maxCommands: MAX_COMMANDS });
+  await checkProperty(t, 'sequences', [commands], async (cmds) => {
+    const model: Model = { live: { primary: new Map(), second: new Map() }, deleted: { primary: [], second: [] }, issued: new Set() };
+    try {
+      await fc.asyncModelRun(() => ({ model, real: { t, apis } }), cmds);
+    } finally {
+      // Each sequence starts from nothing of its own: delete what it left.
+      await Promise.all(accounts.flatMap((w) => [...model.live[w].keys()].map((id) => apis[w].remove(id))));
+    }
+  });
+});

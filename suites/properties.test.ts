@@ -1,0 +1,123 @@
+/**
+ * Property-based round trips (§2, §4.1–§4.3): PROP-1 and PROP-2, with fast-check.
+ * A server may limit the length and characters of names and descriptions (RULES.md), so a
+ * generated value is either accepted and comes back exactly, code unit for code unit,
+ * through create, retrieve and the list, or refused with an Error object and nothing
+ * created. Ordinary values (short printable ASCII) must be accepted.
+ *
+ * Every widget carries the run marker in the field that is not generated, and each run
+ * deletes what it created (shrinking included); the runner's sweep catches any leftover.
+ */
+import fc from 'fast-check';
+import { describeString, hardDescription, hardString, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
+import { expectErrorObject, jsonObject } from '../src/harness/checks.ts';
+import { carriesMarker } from '../src/harness/marker.ts';
+import { checkProperty } from '../src/harness/property.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { ApiResponse } from '../src/http/client.ts';
+import { findInWalk, requireComplete } from '../src/harness/snapshots.ts';
+
+/** Widgets created per property run: several values per run cover more ground for the same walks. */
+const PER_RUN = { minLength: 1, maxLength: 4 };
+
+type Field = 'name' | 'description';
+
+/** The body for one generated value: the generated field, and the other field carrying a fresh marker. */
+function bodyFor(t: RuleContext, field: Field, value: string): { body: Record<string, string>; tag: string } {
+  const tag = t.name();
+  return { body: field === 'name' ? { name: value, description: tag } : { name: tag, description: value }, tag };
+}
+
+async function deleteAccepted(t: RuleContext, responses: readonly ApiResponse[]): Promise<void> {
+  await Promise.all(
+    responses.map((res) => {
+      const id = (res.json as { id?: unknown } | undefined)?.id;
+      return res.status >= 200 && res.status < 300 && typeof id === 'string' ? t.api.remove(id) : undefined;
+    }),
+  );
+}
+
+/** PROP-1 for one field: accepted values round-trip exactly; refused ones leave nothing behind. */
+function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
+  rule('PROP-1', `generated ${field}s are accepted and come back exactly through create, retrieve and list, or refused with nothing created`, async (t) => {
+    await checkProperty(t, field, [fc.array(arbitrary, PER_RUN)], async (values) => {
+      const sent = values.map((value) => ({ value, ...bodyFor(t, field, value) }));
+      const responses = await Promise.all(sent.map(({ body }) => t.api.create(body)));
+      try {
+        const accepted: Array<{ id: string; value: string }> = [];
+        for (const [i, res] of responses.entries()) {
+          const { value } = sent[i]!;
+          if (res.status >= 200 && res.status < 300) {
+            const created = jsonObject(t, res, 'the created Widget');
+            t.check(created[field] === value, () => ({
+              expected: `the create response's ${field} exactly as sent: ${describeString(value)}`,
+              received: describeString(created[field]),
+              exchanges: [res.exchange],
+            }));
+            accepted.push({ id: String(created.id), value });
+          } else {
+            expectErrorObject(t, res, `a create whose ${field} is ${describeString(value)} (a refusal must be a 4xx Error object)`);
+          }
+        }
+        const retrieved = await Promise.all(accepted.map(({ id }) => t.api.retrieve(id)));
+        for (const [i, res] of retrieved.entries()) {
+          const { value, id } = accepted[i]!;
+          const got = res.status >= 200 && res.status < 300 ? (res.json as Record<string, unknown> | undefined) : undefined;
+          t.check(got?.[field] === value, () => ({
+            expected: `retrieve of ${id} to give the ${field} exactly as sent: ${describeString(value)}`,
+            received: got ? describeString(got[field]) : `status ${res.status}`,
+            exchanges: [res.exchange],
+          }));
+        }
+        const walk = await t.listAfter(t.api, performance.now());
+        for (const { id, value } of accepted) {
+          const listed = findInWalk(walk, (w) => w.id === id);
+          t.check(listed?.widget[field] === value, () => ({
+            expected: `widget ${id} in the list with the ${field} exactly as sent: ${describeString(value)}`,
+            received: listed ? `${describeString(listed.widget[field])} on page ${listed.page}` : 'not in the list',
+            exchanges: listed ? [walk.pages[listed.page - 1]!.response.exchange] : [],
+          }));
+        }
+        for (const [i, res] of responses.entries()) {
+          if (res.status >= 200 && res.status < 300) continue;
+          const { tag } = sent[i]!;
+          const found = findInWalk(walk, (w) => carriesMarker(w, tag));
+          t.check(found === undefined, () => ({
+            expected: `nothing created by the refused create (${res.status}) of ${describeString(sent[i]!.value)}`,
+            received: `a widget carrying ${tag} on page ${found?.page}`,
+            exchanges: [res.exchange],
+          }));
+        }
+        requireComplete(walk, `find the ${field}s in the list`);
+      } finally {
+        await deleteAccepted(t, responses);
+      }
+    });
+  });
+}
+
+roundTrip('name', hardString);
+roundTrip('description', hardDescription);
+
+rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of 0 to 64 printable ASCII characters', async (t) => {
+  const ordinary = fc.record({ name: ordinaryName, description: ordinaryDescription });
+  await checkProperty(t, 'ordinary', [fc.array(ordinary, PER_RUN)], async (values) => {
+    // The marker takes the place of the description's first characters, keeping it ordinary (at most 64).
+    const bodies = values.map(({ name, description }) => {
+      const tag = `${t.name()} `;
+      return { name, description: tag + description.slice(0, Math.max(0, 64 - tag.length)) };
+    });
+    const responses = await Promise.all(bodies.map((body) => t.api.create(body)));
+    try {
+      for (const [i, res] of responses.entries()) {
+        t.check(res.status >= 200 && res.status < 300, () => ({
+          expected: `a 2xx for a create of ordinary input: name ${describeString(bodies[i]!.name)}, description ${describeString(bodies[i]!.description)}`,
+          received: `${res.status}`,
+          exchanges: [res.exchange],
+        }));
+      }
+    } finally {
+      await deleteAccepted(t, responses);
+    }
+  });
+});
