@@ -206,10 +206,19 @@ export function parseJsonBody(bytes: Buffer): { json: unknown; jsonError?: strin
   }
 }
 
+// RFC 9110 §5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
+const HTTP_DATE = [
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
 /** Retry-After as milliseconds (delta-seconds or an HTTP-date, RFC 9110 §10.2.3), or undefined when unreadable. */
 export function parseRetryAfter(value: string, now = Date.now()): number | undefined {
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  if (!HTTP_DATE.some((form) => form.test(trimmed))) return undefined;
+  // asctime carries no zone; it is GMT by definition.
+  const date = Date.parse(/GMT$/.test(trimmed) ? trimmed : `${trimmed} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -10,8 +10,10 @@ export class Redactor {
   private readonly secrets: string[];
 
   constructor(secrets: Iterable<string>) {
-    // Longest first, so a secret that contains another is replaced whole.
-    this.secrets = [...new Set([...secrets].filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+    // Each secret also as it appears inside a URL (percent- and form-encoded), and longest
+    // first, so a secret that contains another is replaced whole.
+    const spellings = [...secrets].filter((s) => s.length > 0).flatMap((s) => [s, encodeURIComponent(s), new URLSearchParams({ s }).toString().slice(2)]);
+    this.secrets = [...new Set(spellings)].sort((a, b) => b.length - a.length);
   }
 
   /** The text with every secret replaced. */

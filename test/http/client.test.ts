@@ -421,7 +421,7 @@ describe('parseRetryAfter', () => {
   });
 
   it('returns undefined for a value that is neither delta-seconds nor a date', () => {
-    for (const garbage of ['', 'soon', '10s', 'Infinity', '0x10', '1e3', 'NaN']) {
+    for (const garbage of ['', 'soon', '10s', 'Infinity', '0x10', '1e3', 'NaN', '1.5', '-1', 'May 5', '2026-11-21']) {
       expect(parseRetryAfter(garbage, 0), garbage).toBeUndefined();
     }
   });

@@ -183,3 +183,13 @@ describe('formatExchange', () => {
     expect(formatExchange({ request, durationMs: 1 }).split('\n').at(-1)).toBe('  < no response: unknown error');
   });
 });
+
+describe('secrets inside URLs', () => {
+  it('are redacted in their percent-encoded and form-encoded spellings too', () => {
+    const secret = 'tok+abc/def== x';
+    const redactor = new Redactor([secret]);
+    const url = `http://h/v1/widgets?a=${encodeURIComponent(secret)}&${new URLSearchParams({ b: secret }).toString()}`;
+    const out = redactor.text(url);
+    expect(out).toBe('http://h/v1/widgets?a=[REDACTED]&b=[REDACTED]');
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * The property-based rules judged across seeds: each property fault must be caught by its
+ * rule from every seed tried, with the default number of runs, and a conformant server with
+ * strict name limits must pass. A caught failure must carry a replay command.
+ */
+import { describe, expect, test } from 'vitest';
+import { PROPERTY_FAULTS, STRICT_NAMES } from './servers/property-faults.ts';
+import { runAgainst } from './servers/serve.ts';
+import { explain, outcomesOf } from './support/suite-runner.ts';
+
+/** Fixed so that CI is repeatable; spread so that they share nothing. */
+const SEEDS = [1, 42, 20261121, -7, 2147483647];
+
+describe.concurrent('property rules', () => {
+  for (const fault of PROPERTY_FAULTS) {
+    for (const seed of SEEDS) {
+      test(`catch the fault "${fault.name}" (${fault.description}) on ${fault.rule} with seed ${seed}`, async () => {
+        const run = await runAgainst(fault.make(), ['--only', fault.rule, '--seed', String(seed)]);
+        expect(outcomesOf(run.report)[fault.rule], explain(run)).toBe('fail');
+        expect(run.exitCode, explain(run)).toBe(1);
+        // vitest prints failures on stderr.
+        const output = run.stdout + run.stderr;
+        expect(output, 'the failure carries a replay command').toContain('replay: npm test -- --base-url');
+        expect(output).toContain(`--only ${fault.rule} --seed ${seed}`);
+      });
+    }
+  }
+
+  for (const seed of SEEDS) {
+    test(`pass the conformant server "${STRICT_NAMES.name}" (${STRICT_NAMES.description}) with seed ${seed}`, async () => {
+      const run = await runAgainst(STRICT_NAMES.make(), ['--only', 'PROP', '--seed', String(seed)]);
+      expect(run.exitCode, explain(run)).toBe(0);
+      expect(outcomesOf(run.report), explain(run)).toEqual({ 'PROP-1': 'pass', 'PROP-2': 'pass', 'PROP-3': 'pass' });
+    });
+  }
+});

@@ -1,0 +1,93 @@
+/**
+ * Servers for the property-based rules: faults that only generated input or random
+ * sequences find, and one conformant server with strict limits that must still pass.
+ */
+import { HttpError, ReferenceService } from '../../src/reference/service.ts';
+import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
+import { TOKENS, type FaultCase } from './faults.ts';
+import type { TestServer } from './serve.ts';
+
+const serve = (handler: ReferenceService): TestServer => ({ handler, tokens: TOKENS });
+
+/** A reference service whose accepted input passes through `transform` before it is stored. */
+function transforming(transform: (value: string) => string): ReferenceService {
+  return new (class extends ReferenceService {
+    protected override validateCreate(value: unknown): WidgetInput {
+      const input = super.validateCreate(value);
+      return { name: transform(input.name), ...(input.description === undefined ? {} : { description: transform(input.description) }) };
+    }
+  })();
+}
+
+export const PROPERTY_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'replaces-non-ascii', rule: 'PROP-1', description: 'stores every character outside ASCII as "?" (a latin-1 or ASCII column)',
+    make: () => serve(transforming((v) => v.replace(/[^\x00-\x7f]/gu, '?'))),
+  },
+  {
+    name: 'nfc-normalises', rule: 'PROP-1', description: 'NFC-normalises names and descriptions before storing them',
+    make: () => serve(transforming((v) => v.normalize('NFC'))),
+  },
+  {
+    name: 'trims-names', rule: 'PROP-1', description: 'trims whitespace from both ends of names',
+    make: () => serve(new (class extends ReferenceService {
+      protected override validateCreate(value: unknown): WidgetInput {
+        const input = super.validateCreate(value);
+        return { ...input, name: input.name.trim() };
+      }
+    })()),
+  },
+  {
+    name: 'rejects-names-over-8', rule: 'PROP-2', description: 'refuses names longer than 8 characters with a 400 Error',
+    make: () => serve(new (class extends ReferenceService {
+      protected override validateCreate(value: unknown): WidgetInput {
+        const input = super.validateCreate(value);
+        if (input.name.length > 8) throw new HttpError(400, 'name_too_long', 'name is limited to 8 characters.');
+        return input;
+      }
+    })()),
+  },
+  {
+    name: 'reuses-deleted-id', rule: 'PROP-3', description: 'gives the next new widget the id of the most recently deleted one',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      private readonly free: string[] = [];
+      override delete(account: string, id: string): boolean {
+        const deleted = super.delete(account, id);
+        if (deleted) this.free.push(id);
+        return deleted;
+      }
+      protected override newId(): string {
+        return this.free.pop() ?? super.newId();
+      }
+    })() })),
+  },
+  {
+    name: 'keeps-deleted-in-lists', rule: 'PROP-3', description: 'hides a deleted widget from retrieve but still lists it',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      private readonly tombstones = new Set<string>();
+      override delete(account: string, id: string): boolean {
+        if (this.tombstones.has(id) || !this.get(account, id)) return false;
+        this.tombstones.add(id);
+        return true;
+      }
+      override get(account: string, id: string): StoredWidget | undefined {
+        return this.tombstones.has(id) ? undefined : super.get(account, id);
+      }
+    })() })),
+  },
+];
+
+/** Conformant, with limits the spec allows: names over 64 characters or with control characters are refused. */
+export const STRICT_NAMES: { name: string; description: string; make(): TestServer } = {
+  name: 'strict-names',
+  description: 'refuses names over 64 characters or containing control characters, with a 400 Error',
+  make: () => serve(new (class extends ReferenceService {
+    protected override validateCreate(value: unknown): WidgetInput {
+      const input = super.validateCreate(value);
+      if ([...input.name].length > 64 || /[\u0000-\u001f\u007f-\u009f]/.test(input.name)) {
+        throw new HttpError(400, 'invalid_name', 'name must be 1 to 64 characters without control characters.');
+      }
+      return input;
+    }
+  })()),
+};
