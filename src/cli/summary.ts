@@ -22,7 +22,13 @@ export function renderSummary(outcomes: RunOutcomes, extra: { target: string; re
   list('fail', 'Failed', (r) => r.tests.filter((t) => t.outcome === 'fail').map((t) => t.title).join('; '));
   list('warn', 'Warnings (SHOULD; --strict makes them fail)', (r) => r.tests.flatMap((t) => t.warnings).join('; '));
   list('error', 'Suite errors (no verdict)', (r) => r.tests.filter((t) => t.outcome === 'error').map((t) => t.messages[0]?.split('\n')[0] ?? t.title).join('; '));
-  list('skip', 'Skipped', (r) => r.tests.find((t) => t.skipReason)?.skipReason ?? 'skipped');
+  // Skips usually share one reason (no second token): one line per reason.
+  const skipped = new Map<string, string[]>();
+  for (const r of outcomes.rules.filter((x) => x.outcome === 'skip')) {
+    const reason = r.tests.find((t) => t.skipReason)?.skipReason ?? 'skipped';
+    skipped.set(reason, [...(skipped.get(reason) ?? []), r.rule.id]);
+  }
+  if (skipped.size > 0) out.push('Skipped:', ...[...skipped].map(([reason, ids]) => `  ${ids.join(', ')}: ${reason}`));
   for (const e of outcomes.suiteErrors) out.push(`Suite error: ${e.split('\n')[0]}`);
   out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
   out.push(`Cleanup: ${extra.cleanup}`);
