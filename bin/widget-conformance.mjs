@@ -1,30 +1,5 @@
 #!/usr/bin/env node
-// Entry point of `npm test`. The runner's TypeScript is bundled with esbuild (tens of
-// milliseconds) and loaded natively: a TypeScript loader hook would also handle every one
-// of vitest's modules and add about a second to each run. Dependencies stay external.
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+// `npm test`: the conformance run (src/cli/main.ts).
+import { runTypeScript } from './load-ts.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = process.env.WIDGET_CONFORMANCE_ENTRY ?? 'src/cli/main.ts';
-const cache = join(root, 'node_modules', '.cache', 'widget-conformance');
-// One file per process: runs started side by side (the self-tests do) must not share it.
-const outfile = join(cache, `${entry.replace(/[^a-z0-9]+/gi, '-')}-${process.pid}.mjs`);
-mkdirSync(cache, { recursive: true });
-await build({
-  entryPoints: [join(root, entry)],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  outfile,
-  logLevel: 'error',
-});
-try {
-  await import(pathToFileURL(outfile).href);
-} finally {
-  rmSync(outfile, { force: true });
-}
+await runTypeScript('src/cli/main.ts');

@@ -34,6 +34,8 @@ export class WidgetApi {
     readonly account: string,
     private readonly onCreated: (account: WidgetApi, id: string) => void = () => {},
     private readonly onDeleted: (account: WidgetApi, id: string) => void = () => {},
+    /** Throws to refuse a create before it is sent (once the run is cancelled, nothing new may be created). */
+    private readonly beforeCreate: () => void = () => {},
   ) {}
 
   private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}): Record<string, string> {
@@ -59,6 +61,7 @@ export class WidgetApi {
     const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
     const headers = this.headers(opts.auth, contentType === null ? {} : { 'content-type': contentType });
     const raw = opts.raw ?? JSON.stringify(body);
+    this.beforeCreate();
     const res = await this.http.request('POST', '/widgets', { headers, body: raw });
     const id = (res.json as { id?: unknown } | undefined)?.id;
     if (res.status >= 200 && res.status < 300 && typeof id === 'string' && id !== '') this.onCreated(this, id);

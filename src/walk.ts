@@ -26,6 +26,8 @@ export interface WalkOptions {
   readonly maxStalls?: number;
   /** Start from this cursor instead of the first page (ISO-4 walks another account's cursor). */
   readonly startCursor?: string;
+  /** Called with the ids of each page as it arrives. */
+  readonly onPage?: (ids: readonly string[], pageNumber: number) => void;
   /** Called after each page that has a next one, before it is fetched (PAGE-7 writes here). */
   readonly between?: (pageIndex: number) => Promise<void>;
 }
@@ -112,6 +114,7 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
       }
     }
     pages.push({ number, ...(cursor === undefined ? {} : { cursor }), response, ids });
+    options.onPage?.(ids, number);
     if (problem) return finish({ kind: 'not-a-page', reason: problem });
     if (!body.has_more) return finish({ kind: 'complete' });
 

@@ -37,6 +37,19 @@ rule('ISO-1', "the first account's list walk shows none of the second account's 
     `no widget of the second account (id ${preview(theirs.id)}) in the first account's list`);
 }, needs);
 
+rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of the first account", async (t) => {
+  // Small pages: catches servers that filter by account only on the first page, not on pages fetched with a cursor.
+  const [mine] = await Promise.all([createIn(t, t.api, 'mine'), createIn(t, t.second, 'theirs'), createIn(t, t.second, 'theirs')]);
+  const ownA = await t.listAfter(t.api, performance.now());
+  const walk = await walkPages(t.second, { limit: 1, maxPages: walkBudget(t.settings.maxWidgets) });
+  const leaked = walk.pages.flatMap((p) => p.ids.filter((id) => id === mine.id || ownA.widgets.has(id)).map((id) => ({ id, page: p })));
+  t.check(leaked.length === 0, () => ({
+    expected: "no widget of the first account on any page of the second account's walk at limit 1",
+    received: `${leaked.length} of them, e.g. ${preview(leaked[0]?.id)} on page ${leaked[0]?.page.number}`,
+    exchanges: leaked.slice(0, 2).map((l) => l.page.response.exchange),
+  }));
+}, needs);
+
 rule('ISO-2', "the second account cannot retrieve the first account's widget", async (t) => {
   const mine = await createIn(t, t.api, 'retrieve target');
   const res = await t.second.retrieve(mine.id);

@@ -15,6 +15,7 @@ import { HttpClient, type ClientStats } from '../http/client.ts';
 import { Redactor } from '../http/redact.ts';
 import { newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
+import { markCancelled } from '../harness/cancel.ts';
 import { startReferenceServer, type RunningServer } from '../reference/server.ts';
 import { buildJsonReport } from '../report/json.ts';
 import { RULES } from '../rules.ts';
@@ -59,7 +60,7 @@ async function chooseTarget(config: SuiteConfig): Promise<Target> {
 
 function readStats(dir: string): ClientStats {
   const total: ClientStats = { requests: 0, retries: 0, rateLimitWaitMs: 0 };
-  for (const file of readdirSync(dir)) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const s = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ClientStats;
     total.requests += s.requests;
     total.retries += s.retries;
@@ -105,9 +106,13 @@ async function main(): Promise<number> {
   let vitest: Vitest | undefined;
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) return;
+    if (interrupted) {
+      process.stderr.write(`widget-conformance: second ${signal}: exiting without cleanup; \`npm run cleanup\` with the same target deletes what this run left\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
     interrupted = signal;
     process.stderr.write(`\nwidget-conformance: ${signal} received: stopping the run, then deleting what it created\n`);
+    markCancelled(statsDir, signal);
     void vitest?.cancelCurrentRun('keyboard-input');
   };
   process.on('SIGINT', onSignal);
@@ -147,13 +152,23 @@ async function main(): Promise<number> {
     mkdirSync(reportDir, { recursive: true });
     const junitFile = join(reportDir, 'junit.xml');
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-    vitest = await runSuites({ settings, junitFile, ...(only ? { testNamePattern: testNamePattern(only) } : {}), onStart: (v) => (vitest = v) });
+    vitest = await runSuites({ settings, junitFile, ...(only ? { testNamePattern: testNamePattern(only) } : {}), onStart: (v) => {
+      vitest = v;
+      // vitest's logger exits the process on SIGINT/SIGTERM, which would skip the cleanup.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        for (const listener of process.listeners(signal)) if (listener !== onSignal) process.off(signal, listener);
+      }
+      if (interrupted) void v.cancelCurrentRun('keyboard-input');
+    } });
     const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), only);
     await vitest.close();
 
     // Belt and braces: whatever the tests could not delete, and any widget whose create answer was lost.
     const sweeps: SweepResult[] = [];
-    for (const api of [primary, ...(second ? [second] : [])]) sweeps.push(await sweep(api, marker, walkBudget(config.maxWidgets)));
+    // After an interruption a create still in flight may land after the first walk: walk twice.
+    for (let pass = interrupted ? 2 : 1; pass > 0; pass -= 1) {
+      for (const api of [primary, ...(second ? [second] : [])]) sweeps.push(await sweep(api, marker, walkBudget(config.maxWidgets)));
+    }
     const cleanupProblems = sweeps.flatMap((s) => s.problems.map((p) => `${s.account} account: ${p}`));
     const sweptCount = sweeps.reduce((n, s) => n + s.deleted.length, 0);
 

@@ -4,7 +4,7 @@
  * bounds requests in flight across the whole run, as --concurrency promises.
  */
 import { join } from 'node:path';
-import { startVitest, type Vitest } from 'vitest/node';
+import { createVitest, type Vitest } from 'vitest/node';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
@@ -19,14 +19,13 @@ export interface VitestRunOptions {
   readonly onStart?: (vitest: Vitest) => void;
 }
 
-/** Starts vitest on suites/ and resolves when the run has finished (the instance is still open). */
+/** Runs vitest on suites/ and resolves when the run has finished (the instance is still open: close it). */
 export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
   const { settings } = options;
   // A test may make many requests, each bounded by the per-request timeout and the retry budget.
   const testTimeout = Math.max(60_000, settings.timeoutMs * 30 + settings.maxRetryWaitMs * (settings.maxRetries + 1));
-  const vitest = await startVitest(
+  const vitest = await createVitest(
     'test',
-    [...(options.files ?? [])],
     {
       root: PROJECT_ROOT,
       config: false,
@@ -51,6 +50,8 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
     },
     { logLevel: 'warn' },
   );
+  // Handed over before the run starts, so that a signal during the run can cancel it.
   options.onStart?.(vitest);
+  await vitest.start([...(options.files ?? [])]);
   return vitest;
 }

@@ -3,6 +3,8 @@
  * holds across them), the two accounts, and the register of widgets created, for cleanup.
  */
 import { randomUUID } from 'node:crypto';
+import { SuiteError } from '../errors.ts';
+import { isCancelled } from './cancel.ts';
 import { WidgetApi } from '../api.ts';
 import { HttpClient } from '../http/client.ts';
 import { settings, type SuiteSettings } from './settings.ts';
@@ -45,8 +47,12 @@ export function runContext(): RunContext {
     ids.add(id);
   };
   const unregister = (api: WidgetApi, id: string): void => void created.get(api)?.delete(id);
-  const primary = new WidgetApi(http, s.token, 'primary', register, unregister);
-  const second = s.secondToken ? new WidgetApi(http, s.secondToken, 'second', register, unregister) : undefined;
+  // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
+  const beforeCreate = (): void => {
+    if (isCancelled(s.statsDir)) throw new SuiteError('the run was interrupted: no more widgets are created', 'ERR_CANCELLED');
+  };
+  const primary = new WidgetApi(http, s.token, 'primary', register, unregister, beforeCreate);
+  const second = s.secondToken ? new WidgetApi(http, s.secondToken, 'second', register, unregister, beforeCreate) : undefined;
   const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets), created };
   holder[KEY] = ctx;
   return ctx;

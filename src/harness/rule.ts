@@ -51,7 +51,9 @@ let sequence = 0;
 /** Declares a test of one rule; the title must say the outcome, e.g. `unknown ids answer an Error`. */
 export function rule(id: string, title: string, body: (t: RuleContext) => Promise<void>, options: RuleOptions = {}): void {
   const r = ruleById(id);
-  test(`${id} ${title}`, { meta: { rule: id }, ...(options.sequential ? { sequential: true } : {}) }, async (ctx: TestContext) => {
+  // `concurrent: false` (not `sequential`, which vitest 4 ignores under sequence.concurrent) makes
+  // the test wait for the concurrent tests before it and run alone.
+  test(`${id} ${title}`, { meta: { rule: id }, ...(options.sequential ? { concurrent: false } : {}) }, async (ctx: TestContext) => {
     await ctx.annotate(r.id, 'rule');
     await ctx.annotate(r.level, 'level');
     await ctx.annotate(r.section, 'section');

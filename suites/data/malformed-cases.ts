@@ -49,6 +49,8 @@ export const MALFORMED_CASES: readonly MalformedCase[] = [
     why: 'A parse error must be the client\'s 4xx, not an unhandled exception\'s 500.' },
   { id: 'not-json', rule: 'MAL-3', outcome: 'a form-encoded body is refused, not a 5xx', body: (m) => `name=${encodeURIComponent(m)}`,
     why: 'Catches servers that fall back to another parser behind a JSON Content-Type.' },
+  { id: 'trailing-garbage', rule: 'MAL-3', outcome: 'a valid object followed by more text is refused, not a 5xx', body: (m) => `${json({ name: m })} and more`,
+    why: 'Not JSON as a whole: catches parsers that read the first value and ignore the rest (e.g. a streaming decoder).' },
   { id: 'empty-body', rule: 'MAL-3', outcome: 'an empty body is refused, not a 5xx', body: () => '',
     why: 'Catches parsers that read an empty body as undefined and fail later with a 500.' },
   { id: 'json-array', rule: 'MAL-3', outcome: 'a JSON array holding a valid widget is refused', body: (m) => json([{ name: m }]),

@@ -400,7 +400,10 @@ export const ISOLATION_FAULTS: readonly FaultCase[] = [
   },
 ];
 
-/** A list reply built from a store page, as the reference builds it (for faults that change one part). */
+/** Packs a snapshot bound and an offset into the one number a reference cursor carries. */
+const OFFSET_SPAN = 1_000_000;
+
+/** A list reply with these widgets, has_more and (when given) next_cursor. */
 function pageReply(data: WidgetJson[], hasMore: boolean, nextCursor: string | undefined): Reply {
   const body: PageJson = { data, has_more: hasMore };
   if (nextCursor !== undefined) body.next_cursor = nextCursor;
@@ -417,6 +420,15 @@ export const PAGINATION_FAULTS: readonly FaultCase[] = [
         return { items, lastSeq: items.at(-1)?.seq, hasMore: items.length > limit };
       }
     })() })),
+  },
+  {
+    name: 'limit-ignored', rule: 'PAGE-1',
+    description: 'ignores the limit parameter and always answers pages of the default size (20)',
+    make: () => serve(new (class extends ReferenceService {
+      protected override parseLimit(_raw: string | undefined): number {
+        return this.defaultLimit;
+      }
+    })()),
   },
   {
     name: 'has-more-from-full-page', rule: 'PAGE-2',
@@ -474,13 +486,17 @@ export const PAGINATION_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'offset-cursors', rule: 'PAGE-7',
-    description: 'makes cursors an offset into the list (newest first), so a widget created or deleted between pages shifts the rest',
+    description: 'pages newest first by offset over the widgets that existed at the first page: new widgets cannot shift a walk, but a widget deleted behind the offset makes the next page skip one',
     make: () => serve(new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
-        const { limit, afterSeq: offset = 0 } = this.parseListQuery(account, query);
-        const all = this.store.page(account, undefined, Number.MAX_SAFE_INTEGER).items.reverse();
-        const hasMore = offset + limit < all.length;
-        return pageReply(all.slice(offset, offset + limit).map((w) => this.toJson(w)), hasMore, hasMore ? this.encodeCursor({ account, seq: offset + limit }) : undefined);
+        const { limit, afterSeq } = this.parseListQuery(account, query);
+        const all = this.store.page(account, undefined, Number.MAX_SAFE_INTEGER).items;
+        // The cursor keeps the walk's snapshot bound (the newest seq at its first page) and an offset.
+        const [bound, offset] = afterSeq === undefined ? [all.at(-1)?.seq ?? 0, 0] : [Math.floor(afterSeq / OFFSET_SPAN), afterSeq % OFFSET_SPAN];
+        const visible = all.filter((w) => w.seq <= bound).reverse();
+        const hasMore = offset + limit < visible.length;
+        const next = hasMore ? this.encodeCursor({ account, seq: bound * OFFSET_SPAN + offset + limit }) : undefined;
+        return pageReply(visible.slice(offset, offset + limit).map((w) => this.toJson(w)), hasMore, next);
       }
     })()),
   },
@@ -509,6 +525,84 @@ export const PAGINATION_FAULTS: readonly FaultCase[] = [
 ];
 
 /** Every fault the self-tests run. */
-export const FAULTS: readonly FaultCase[] = [...CRUD_FAULTS, ...AUTH_FAULTS, ...MALFORMED_FAULTS, ...ISOLATION_FAULTS, ...PAGINATION_FAULTS];
+/** Plain offset pagination over the current list: exactly-once when nothing changes, not under writes. */
+function offsetPaged(order: 'oldest-first' | 'newest-first'): ReferenceService {
+  return new (class extends ReferenceService {
+    protected override list(account: string, query: URLSearchParams): Reply {
+      const { limit, afterSeq: offset = 0 } = this.parseListQuery(account, query);
+      const all = this.store.page(account, undefined, Number.MAX_SAFE_INTEGER).items;
+      if (order === 'newest-first') all.reverse();
+      const hasMore = offset + limit < all.length;
+      return pageReply(all.slice(offset, offset + limit).map((w) => this.toJson(w)), hasMore, hasMore ? this.encodeCursor({ account, seq: offset + limit }) : undefined);
+    }
+  })();
+}
+
+/** Faults found by reviewing the suite against its own blind spots. */
+export const REVIEW_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'offset-oldest-first', rule: 'PAGE-7', description: 'pages oldest first by plain offset: a widget deleted behind the walk makes the next page skip one',
+    make: () => serve(offsetPaged('oldest-first')),
+  },
+  {
+    name: 'offset-newest-first', rule: 'PAGE-7', description: 'pages newest first by plain offset: a widget created during the walk shifts the next page',
+    make: () => serve(offsetPaged('newest-first')),
+  },
+  {
+    name: 'truncated-token-accepted', rule: 'AUTH-2', description: 'accepts any prefix of a valid token (known.startsWith(presented))',
+    make: () => serve(new (class extends ReferenceService {
+      protected override accountForToken(token: string): string | undefined {
+        const known = Object.keys(this.tokens).find((k) => k.startsWith(token));
+        return known === undefined ? undefined : this.tokens[known];
+      }
+    })()),
+  },
+  {
+    name: 'token-case-insensitive', rule: 'AUTH-2', description: 'compares tokens without regard to case',
+    make: () => serve(new (class extends ReferenceService {
+      protected override accountForToken(token: string): string | undefined {
+        return super.accountForToken(token.toLowerCase());
+      }
+    })()),
+  },
+  {
+    name: 'resumed-page-unfiltered', rule: 'ISO-1', description: 'filters the first page by account but not the pages fetched with a cursor',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        if (afterSeq === undefined) return super.page(account, afterSeq, limit);
+        const rest = [...this.widgetsByAccount.values()].flatMap((m) => [...m.values()]).sort((a, b) => a.seq - b.seq).filter((w) => w.seq > afterSeq);
+        const items = rest.slice(0, limit);
+        return { items, lastSeq: items.at(-1)?.seq, hasMore: rest.length > limit };
+      }
+    })() })),
+  },
+  {
+    name: 'limit-zero-500', rule: 'PAGE-8', description: 'accepts limit=0 and then fails in the store with a 500',
+    make: () => serve(new (class extends QuietService {
+      protected override parseLimit(raw: string | undefined): number {
+        if (raw !== undefined && /^[0-9]+$/.test(raw)) return Math.min(Number(raw), this.maxLimit);
+        return super.parseLimit(raw);
+      }
+    })()),
+  },
+  {
+    name: 'trailing-garbage-accepted', rule: 'MAL-3', description: 'parses the first JSON value of the body and ignores what follows',
+    make: () => serve(new (class extends ReferenceService {
+      protected override parseJson(body: Buffer): unknown {
+        const text = body.toString('utf8');
+        for (let end = text.length; end > 0; end -= 1) {
+          try {
+            return JSON.parse(text.slice(0, end));
+          } catch {
+            // a shorter prefix may parse
+          }
+        }
+        return super.parseJson(body);
+      }
+    })()),
+  },
+];
+
+export const FAULTS: readonly FaultCase[] = [...CRUD_FAULTS, ...AUTH_FAULTS, ...MALFORMED_FAULTS, ...ISOLATION_FAULTS, ...PAGINATION_FAULTS, ...REVIEW_FAULTS];
 
 export type { StoredWidget };

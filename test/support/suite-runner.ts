@@ -37,8 +37,17 @@ export interface SuiteRun {
 
 const slots = new Limiter(Number(process.env.SELF_TEST_PARALLEL ?? 2));
 
+export interface RunOptions {
+  readonly env?: Record<string, string>;
+  /** Sends the signal to the run once the promise resolves (e.g. when the server has seen enough requests). */
+  readonly interrupt?: { readonly signal: NodeJS.Signals; readonly when: Promise<void> };
+  /** The entry point under bin/ (default: the conformance run). */
+  readonly bin?: string;
+}
+
 /** Runs the suite with these arguments (a --report-dir of a fresh temp folder is added). */
-export function runSuite(args: readonly string[], env: Record<string, string> = {}): Promise<SuiteRun> {
+export function runSuite(args: readonly string[], options: RunOptions = {}): Promise<SuiteRun> {
+  const env = options.env ?? {};
   return slots.run(
     () =>
       new Promise<SuiteRun>((resolve, reject) => {
@@ -46,7 +55,9 @@ export function runSuite(args: readonly string[], env: Record<string, string> = 
         const started = performance.now();
         // A clean environment: no WIDGET_* of the developer's, and a cwd with no .env file.
         const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY'));
-        const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), ...args, '--report-dir', reportDir], {
+        const bin = options.bin ?? 'bin/widget-conformance.mjs';
+        const reportArgs = bin === 'bin/widget-conformance.mjs' ? ['--report-dir', reportDir] : [];
+        const child = spawn(process.execPath, [join(PROJECT_ROOT, bin), ...args, ...reportArgs], {
           cwd: reportDir,
           env: { ...base, NO_COLOR: '1', ...env },
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,6 +67,7 @@ export function runSuite(args: readonly string[], env: Record<string, string> = 
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         child.on('error', reject);
+        void options.interrupt?.when.then(() => child.kill(options.interrupt!.signal));
         child.on('close', (exitCode) => {
           const file = join(reportDir, 'conformance.json');
           const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
