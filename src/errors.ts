@@ -11,6 +11,8 @@ export class SuiteError extends Error {
     super(message);
     // The name survives vitest's serialisation between worker and runner; the runner sorts on it.
     this.name = 'SuiteError';
+    // The message says what went wrong with the target; a stack into the suite's code would only hide it.
+    this.stack = `${this.name}: ${message}`;
   }
 }
 

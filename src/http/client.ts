@@ -12,6 +12,13 @@ import { Redactor } from './redact.ts';
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * After this many transport failures in a row the target is taken as gone: every further
+ * request fails at once, so a server that stops answering ends the run within about this
+ * many timeouts instead of one timeout per remaining request.
+ */
+export const GIVE_UP_AFTER_FAILURES = 5;
+
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly timeoutMs: number;
@@ -59,6 +66,8 @@ export class HttpClient {
   private readonly agent: Agent;
   private readonly limiter: Limiter;
   private readonly maxResponseBytes: number;
+  private failuresInARow = 0;
+  private gone: string | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets);
@@ -115,6 +124,7 @@ export class HttpClient {
   }
 
   private async once(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
+    if (this.gone) throw new TransportError(`${method} ${this.redactor.text(url)}: not sent, the target stopped answering (${this.gone})`);
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent ?? 'widget-conformance',
@@ -153,9 +163,12 @@ export class HttpClient {
         },
         durationMs: elapsed(),
       };
+      this.failuresInARow = 0;
       return { status: res.statusCode, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange };
     } catch (error) {
       const reason = this.describeTransportError(error);
+      this.failuresInARow += 1;
+      if (this.failuresInARow >= GIVE_UP_AFTER_FAILURES) this.gone ??= `${this.failuresInARow} requests in a row failed, the last: ${reason}`;
       throw new TransportError(`${method} ${recordedRequest.url}: ${reason} after ${elapsed()} ms`);
     }
   }

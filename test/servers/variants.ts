@@ -15,7 +15,7 @@
  * | list order                              | creation: uuid…, sharded… (per shard), ulid…; newest first: sequential…; random but stable: signed… |
  * | default / maximum limit                 | 5/100, 5/7, 10/100, 25/50, 3/1000 [20/100]                           |
  * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                 |
- * | pages shorter than limit                | sharded… (⌈limit/2⌉, shard boundaries, empty pages with has_more)   |
+ * | pages shorter than limit                | sharded… (⌈limit/2⌉, shard boundaries, empty pages with has_more), sixteen-shards… (runs of empty pages) |
  * | next_cursor on the last page            | [absent]; null: sequential…; a string (for polling): sharded…       |
  * | cursor format                           | [HMAC'd base64url]; the last id: sequential…; ~300-char AES-GCM: sharded…; sort key: signed…; base32 position: ulid… |
  * | error code values                       | snake_case; SCREAMING_CASE: sequential…; dotted namespaces: ulid…   |
@@ -477,10 +477,17 @@ export const VARIANTS: readonly VariantCase[] = [
   {
     name: 'sharded-short-pages-sealed-cursors-offset-micros-lenient-202',
     description:
-      'pages of at most ⌈limit/2⌉ widgets that end at internal shard boundaries (an empty shard gives an empty page with has_more true); ' +
+      'pages of at most ⌈limit/2⌉ widgets that end at the boundaries of 3 internal shards (an empty shard before a non-empty one gives an empty page with has_more true); ' +
       '~300-character AES-GCM cursors, one even on the last page; created_at with microseconds and +02:00; ' +
       'any or no Content-Type read as JSON; delete answers 202, 404 for an unknown id; default limit 10',
     make: () => ({ tokens: TOKENS, handler: new ShardedService(new ShardedStore(3)) }),
+  },
+  {
+    name: 'sixteen-shards-runs-of-empty-pages',
+    description:
+      'the sharded variant with 16 shards: a walk meets runs of up to 15 empty pages in a row, each with an exact has_more true and a fresh cursor, ' +
+      'and always ends within (widgets + 15) pages',
+    make: () => ({ tokens: TOKENS, handler: new ShardedService(new ShardedStore(16)) }),
   },
   {
     name: 'strict-limits-signed-ids-random-order-connection-close',

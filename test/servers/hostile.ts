@@ -1,0 +1,118 @@
+/**
+ * Hostile servers: not implementations with a bug, but targets that misbehave at the HTTP
+ * level. The suite must end within a stated bound, with failed rules or a suite error (exit
+ * 3), never hang, crash, print a stack trace, grow without bound, or let a token out.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ReferenceService, type PageJson, type Reply } from '../../src/reference/service.ts';
+import { startServer, type RequestHandler, type RunningServer } from '../../src/reference/server.ts';
+import { TOKENS } from './faults.ts';
+
+export interface HostileCase {
+  readonly name: string;
+  readonly description: string;
+  /** The exit codes that are a correct verdict for this server. */
+  readonly exitCodes: readonly number[];
+  /** Text the run's output must contain (its one-line reason). */
+  readonly says?: string;
+  /** A rule that must fail, when the run gets as far as the rules. */
+  readonly fails?: string;
+  /** Starts whatever the case needs; returns the handler and a check run after the suite. */
+  setup(): Promise<{ handler: RequestHandler; after?: () => Promise<string[]>; close?: () => Promise<void> }>;
+}
+
+const handler = (fn: (req: IncomingMessage, res: ServerResponse) => void): RequestHandler => ({ handle: fn });
+
+export const HOSTILE: readonly HostileCase[] = [
+  {
+    name: 'never-answers', description: 'accepts connections and requests but never answers',
+    exitCodes: [3], says: 'no complete response within --timeout',
+    setup: async () => ({ handler: handler(() => {}) }),
+  },
+  {
+    name: 'drips-body', description: 'sends headers, then one byte of body every 200 ms, forever',
+    exitCodes: [3], says: 'no complete response within --timeout',
+    setup: async () => ({
+      handler: handler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => res.write(' '), 200);
+        res.on('close', () => clearInterval(timer));
+      }),
+    }),
+  },
+  {
+    name: 'endless-body', description: 'streams a JSON body that never ends, as fast as the client reads',
+    exitCodes: [3], says: 'response body larger than',
+    setup: async () => ({
+      handler: handler((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk));
+        };
+        res.on('drain', pump);
+        pump();
+      }),
+    }),
+  },
+  {
+    name: 'invalid-json', description: 'answers everything 200 with Content-Type application/json and a body that is not JSON',
+    exitCodes: [1], fails: 'FMT-1',
+    setup: async () => ({ handler: handler((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": [')) }),
+  },
+  {
+    name: 'redirects-elsewhere', description: 'redirects every request (307) to the same path on another server, which records what reaches it',
+    exitCodes: [1],
+    setup: async () => {
+      const seen: string[] = [];
+      const elsewhere: RunningServer = await startServer(handler((req, res) => {
+        seen.push(`${req.method} ${req.url} authorization=${req.headers.authorization ?? '(none)'}`);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"has_more":false}');
+      }), { host: '127.0.0.2' });
+      return {
+        handler: handler((req, res) => res.writeHead(307, { location: `${elsewhere.url}${req.url ?? '/'}` }).end()),
+        after: async () => seen.map((s) => `the other host received: ${s}`),
+        close: () => elsewhere.close(),
+      };
+    },
+  },
+  {
+    name: 'resets-connections', description: 'destroys the connection as soon as a request arrives',
+    exitCodes: [3], says: 'connection reset',
+    setup: async () => ({ handler: handler((req) => req.socket.destroy()) }),
+  },
+  {
+    name: 'cursors-cycle', description: 'a conformant server whose next_cursor on the third page points back to the second page',
+    exitCodes: [1], fails: 'PAGE-5',
+    setup: async () => ({
+      handler: new (class extends ReferenceService {
+        private readonly firstCursors = new Map<string, string>();
+        protected override list(account: string, query: URLSearchParams): Reply {
+          const reply = super.list(account, query);
+          const body = reply.body as PageJson;
+          const cursor = query.get('cursor') ?? '';
+          // Remember the cursor of page 2 (the one handed out on a first page); page 3 hands it out again.
+          if (!query.has('cursor') && body.next_cursor) this.firstCursors.set(body.next_cursor, body.next_cursor);
+          else if (body.next_cursor && this.firstCursors.has(cursor)) body.next_cursor = cursor;
+          return reply;
+        }
+      })(),
+    }),
+  },
+  {
+    name: 'rate-limits-everything', description: 'answers every request 429 with Retry-After: 1',
+    exitCodes: [3], says: 'still answered 429',
+    setup: async () => ({ handler: handler((_req, res) => res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"Too many requests."}')) }),
+  },
+  {
+    name: 'stops-answering-midway', description: 'a conformant server that stops answering after its first 40 requests',
+    exitCodes: [3], says: 'the target stopped answering',
+    setup: async () => {
+      let count = 0;
+      const service = new ReferenceService();
+      return { handler: handler((req, res) => void ((count += 1) <= 40 ? service.handle(req, res) : undefined)) };
+    },
+  },
+];
+
+export { TOKENS };
