@@ -6,8 +6,8 @@
 import type { WidgetApi } from './api.ts';
 import type { ApiResponse } from './http/client.ts';
 
-/** Pages beyond one a widget that a walk may spend on empty or short pages before it is cut off. */
-export const WALK_SLACK_PAGES = 10;
+/** Pages beyond one a widget that a walk may spend on empty pages before it is cut off (empty pages are allowed). */
+export const WALK_SLACK_PAGES = 50;
 
 /**
  * The page budget of a walk over an account of at most `widgets` widgets: pages may be
@@ -22,7 +22,11 @@ export interface WalkOptions {
   readonly limit?: number;
   /** The most pages the walk may fetch before it stops with `page-budget`. */
   readonly maxPages: number;
-  /** Consecutive pages without a new widget tolerated before `no-progress` (short or empty pages are allowed). */
+  /**
+   * Consecutive non-empty pages with no widget not already seen, tolerated before
+   * `no-progress`. Empty pages are not stalls: a server may send them (pages may be
+   * shorter than the limit); the page budget bounds them.
+   */
   readonly maxStalls?: number;
   /** Start from this cursor instead of the first page (ISO-4 walks another account's cursor). */
   readonly startCursor?: string;
@@ -123,7 +127,7 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
     const firstPage = cursorsSeen.get(next);
     if (firstPage !== undefined) return finish({ kind: 'repeated-cursor', cursor: next, firstPage });
     cursorsSeen.set(next, number);
-    stalls = fresh === 0 ? stalls + 1 : 0;
+    stalls = fresh === 0 && ids.length > 0 ? stalls + 1 : 0;
     if (stalls >= maxStalls) return finish({ kind: 'no-progress', stalls });
     if (number >= options.maxPages) return finish({ kind: 'page-budget' });
     await options.between?.(number);
@@ -140,7 +144,7 @@ export function describeEnd(walk: WalkResult): string {
     case 'not-a-page': return `stopped on ${at}: ${end.reason}`;
     case 'missing-cursor': return `stopped on ${at}: has_more is true but next_cursor is not a non-empty string`;
     case 'repeated-cursor': return `stopped on ${at}: next_cursor repeats the cursor first returned on page ${end.firstPage}`;
-    case 'no-progress': return `stopped on ${at}: ${end.stalls} pages in a row brought no widget not already seen`;
+    case 'no-progress': return `stopped on ${at}: ${end.stalls} pages in a row showed only widgets already seen`;
     case 'page-budget': return `stopped on ${at}: reached the budget of pages for this account without has_more false`;
   }
 }

@@ -16,7 +16,7 @@ const SET_SIZE = 7;
 /** Widgets created on each side of the set (older and newer) for PAGE-7 to delete during its walk. */
 const VOLATILE_EACH_SIDE = 2;
 const SMALL_LIMITS = [1, 2, 3] as const;
-/** The larger limit; a server may refuse it (its maximum is its choice), which skips its walk. */
+/** The larger limit. A server may refuse any limit above 1 (its maximum is its choice), which skips that walk. */
 const LARGE_LIMIT = 10;
 const LIMITS = [...SMALL_LIMITS, LARGE_LIMIT];
 
@@ -66,10 +66,10 @@ async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult
   return { walk: await walk, set };
 }
 
-/** Skips the large-limit checks when the server refuses that limit outright: a valid choice. */
+/** Skips a walk's checks when the server refuses its limit outright: its maximum is its choice (1 is always valid). */
 async function skipIfLimitRefused(t: RuleContext, walk: WalkResult, limit: number): Promise<void> {
   const first = walk.pages[0]?.response;
-  if (limit === LARGE_LIMIT && walk.pages.length === 1 && first && first.status >= 400 && first.status < 500) {
+  if (limit > 1 && walk.pages.length === 1 && first && first.status >= 400 && first.status < 500) {
     await t.skip(`the server refuses limit ${limit} with ${first.status}; its maximum limit is its own choice`);
   }
 }

@@ -2,7 +2,7 @@
  * The suite judged against known servers: the reference must pass clean, every conformant
  * variant must pass with no MUST failure, and every faulty server must fail on its rule.
  */
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference/server.ts';
 import { FAULTS } from './servers/faults.ts';
 import { runAgainst } from './servers/serve.ts';
@@ -43,11 +43,28 @@ describe.concurrent('the suite', () => {
   // run: those are judged across seeds in properties.test.ts.
   const WITHOUT_PROPERTIES = ['--only', 'FMT,CRUD,DEL,AUTH,MAL,ISO,PAGE'];
 
+  const scoreboard: Array<{ fault: string; expected: string; caughtBy: string; seconds: number }> = [];
+  afterAll(() => {
+    if (scoreboard.length === 0) return;
+    const caught = scoreboard.filter((s) => s.caughtBy.split(', ').includes(s.expected)).length;
+    const width = Math.max(...scoreboard.map((s) => s.fault.length));
+    console.log(
+      [
+        `Fault catalogue: ${caught} of ${scoreboard.length} faults caught by the rule they break`,
+        `${'fault'.padEnd(width)}  expected  time    caught by (failed or warned)`,
+        ...scoreboard.map((s) => `${s.fault.padEnd(width)}  ${s.expected.padEnd(8)}  ${s.seconds.toFixed(1).padStart(4)} s  ${s.caughtBy || '(nothing)'}`),
+      ].join('\n'),
+    );
+  });
+
   for (const fault of FAULTS) {
     const level = ruleById(fault.rule).level;
     test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}`, async () => {
       const run = await runAgainst(fault.make(), fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES);
-      const outcome = outcomesOf(run.report)[fault.rule];
+      const outcomes = outcomesOf(run.report);
+      const caughtBy = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).join(', ');
+      scoreboard.push({ fault: fault.name, expected: fault.rule, caughtBy, seconds: run.seconds });
+      const outcome = outcomes[fault.rule];
       if (level === 'MUST') {
         expect(outcome, explain(run)).toBe('fail');
         expect(run.exitCode, explain(run)).toBe(1);

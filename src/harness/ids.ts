@@ -13,24 +13,28 @@ export function foreignId(): string {
   return `wcs-unknown-${randomBytes(8).toString('hex')}`;
 }
 
-function sameClass(ch: string, hexOnly: boolean): string {
-  const pick = (alphabet: string): string => alphabet[randomInt(alphabet.length)] as string;
-  if (/[0-9]/.test(ch)) return pick('0123456789');
-  if (/[a-f]/.test(ch) && hexOnly) return pick('abcdef');
-  if (/[A-F]/.test(ch) && hexOnly) return pick('ABCDEF');
-  if (/[a-z]/.test(ch)) return pick('abcdefghijklmnopqrstuvwxyz');
-  if (/[A-Z]/.test(ch)) return pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ');
-  return ch;
+const CLASSES = [/[0-9]/, /[a-z]/, /[A-Z]/];
+
+/**
+ * A random character of the same class (digit, lower, upper) drawn only from the characters
+ * the model id itself uses: formats with a restricted alphabet (hex, Crockford base32 without
+ * I, L, O, U) stay valid.
+ */
+function sameClass(ch: string, model: string): string {
+  const cls = CLASSES.find((c) => c.test(ch));
+  if (!cls) return ch;
+  const pool = [...new Set([...model].filter((c) => cls.test(c)))];
+  return pool[randomInt(pool.length)] as string;
 }
 
 /**
- * An id shaped like `model` (same length, separators and character classes) that almost
- * surely names no widget: its last alphanumeric characters are redrawn at random. An
- * all-digit id becomes a much larger number, so it cannot be a neighbour in a sequence.
+ * An id shaped like `model` (same length, separators, character classes and alphabet) that
+ * almost surely names no widget: its last alphanumeric characters are redrawn at random from
+ * the characters the model uses. An all-digit id becomes a much larger number, so it cannot
+ * be a neighbour in a sequence.
  */
 export function unknownIdLike(model: string): string {
   if (/^\d{1,15}$/.test(model)) return String(Number(model) + 1_000_000_000 + randomInt(1_000_000));
-  const hexOnly = /^[0-9a-fA-F-]+$/.test(model.replace(/^[a-z]+_/, ''));
   const chars = [...model];
   // At most half of the alphanumerics: a short id keeps its leading characters (often a type prefix).
   const budget = Math.min(MUTATED_TAIL, Math.floor(chars.filter((c) => /[0-9a-zA-Z]/.test(c)).length / 2));
@@ -38,7 +42,7 @@ export function unknownIdLike(model: string): string {
   for (let i = chars.length - 1; i >= 0 && changed < budget; i -= 1) {
     const ch = chars[i] as string;
     if (!/[0-9a-zA-Z]/.test(ch)) continue;
-    chars[i] = sameClass(ch, hexOnly);
+    chars[i] = sameClass(ch, model);
     changed += 1;
   }
   const out = chars.join('');

@@ -68,6 +68,8 @@ export class HttpClient {
   private readonly maxResponseBytes: number;
   private failuresInARow = 0;
   private gone: string | undefined;
+  /** Set while a throttled request is being retried; new requests wait for it. */
+  private throttled: { promise: Promise<void>; release: () => void } | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets);
@@ -92,10 +94,36 @@ export class HttpClient {
   /** Sends one request; retries 429 (and 503 with Retry-After) within the budget. Throws only SuiteErrors. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     const url = this.url(path, opts.query);
+    // While a request the server throttled is being retried, no new request starts: a 429 asks
+    // the client to slow down, and the retry should not compete with fresh requests.
+    while (this.throttled) await this.throttled.promise;
+    // The whole exchange, retries and waits included, holds one slot.
+    return this.limiter.run(() => this.withRetries(method, url, opts));
+  }
+
+  private async withRetries(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
+    let gate: { promise: Promise<void>; release: () => void } | undefined;
+    try {
+      return await this.attempts(method, url, opts, () => {
+        if (gate || this.throttled) return;
+        let release!: () => void;
+        gate = { promise: new Promise<void>((resolve) => (release = resolve)), release };
+        this.throttled = gate;
+      });
+    } finally {
+      if (gate) {
+        this.throttled = undefined;
+        gate.release();
+      }
+    }
+  }
+
+  private async attempts(method: string, url: string, opts: RequestOptions, onThrottled: () => void): Promise<ApiResponse> {
     for (let attempt = 0; ; attempt += 1) {
-      const res = await this.limiter.run(() => this.once(method, url, opts));
+      const res = await this.once(method, url, opts);
       const wait = this.retryDelay(res, attempt);
       if (wait === undefined) return res;
+      onThrottled();
       if (attempt >= this.options.maxRetries) {
         throw new RateLimitError(
           `${method} ${this.redactor.text(url)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,

@@ -17,7 +17,7 @@
  * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                 |
  * | pages shorter than limit                | sharded… (⌈limit/2⌉, shard boundaries, empty pages with has_more), sixteen-shards… (runs of empty pages) |
  * | next_cursor on the last page            | [absent]; null: sequential…; a string (for polling): sharded…       |
- * | cursor format                           | [HMAC'd base64url]; the last id: sequential…; ~300-char AES-GCM: sharded…; sort key: signed…; base32 position: ulid… |
+ * | cursor format                           | [HMAC'd base64url]; the last id: sequential…; ~300-char AES-GCM: sharded…; sort key: signed… |
  * | error code values                       | snake_case; SCREAMING_CASE: sequential…; dotted namespaces: ulid…   |
  * | request_id                              | present; absent: sequential…                                        |
  * | extra fields                            | uuid… (every object), ulid… (Error objects)                         |
@@ -25,9 +25,21 @@
  * | unsupported Content-Type                | [415]; tolerated (text/plain, none): sharded…                       |
  * | delete of an unknown or deleted id      | success: uuid…; error: the others                                   |
  * | created_at precision and offset         | [ms, Z]; µs with +02:00: sharded…; whole seconds, Z: ulid…          |
- * | rate limiting                           | ulid… (every 7th request of an account answers 429, Retry-After: 0) |
+ * | rate limiting                           | ulid… (every 7th request of each caller answers 429, Retry-After: 0) |
  *
  * Beyond the list: `Connection: close` on every response (signed…).
+ *
+ * Known suite false positives these variants expose (the variants are conformant; the suite is
+ * to be fixed, not the variant):
+ * - sixteen-shards…: src/walk.ts ends a walk as `no-progress` (a PAGE-5 failure, and an
+ *   inconclusive or failing walk for every rule that needs one) after 3 pages in a row without
+ *   a new widget, although empty pages with a truthful has_more true and a fresh cursor are
+ *   pages shorter than the limit, and the walk ends.
+ * - rate-limited…: the client re-queues a retried request behind every waiting request, so a
+ *   retry is again the 7th request about one time in 7, and --max-retries 3 runs out in about
+ *   half of the runs (a suite error, exit 3).
+ * - rate-limited… (SHOULD only): unknownIdLike() redraws letters from A-Z, giving ids with I,
+ *   L, O or U that are not ULIDs, so CRUD-6 and ISO-5 compare against a malformed id (400).
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
