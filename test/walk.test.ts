@@ -111,14 +111,22 @@ describe('walkPages', () => {
     expect(walk.end).toEqual({ kind: 'no-progress', stalls: 3 });
     expect(requests).toHaveLength(4);
     expect(walk.duplicates.get('w1')).toEqual([1, 2, 3, 4]);
-    expect(describeEnd(walk)).toBe('stopped on page 4 (no limit sent): 3 pages in a row brought no widget not already seen');
+    expect(describeEnd(walk)).toBe('stopped on page 4 (no limit sent): 3 pages in a row showed only widgets already seen');
   });
 
-  it('empty pages with fresh cursors count as stalls, 3 by default', async () => {
+  it('empty pages with fresh cursors are not stalls: a run of them ends at the page budget', async () => {
+    // Pages may be shorter than the limit, even empty, so only the budget bounds them.
     const { api, requests } = await scripted((n) => ({ body: { data: [], has_more: true, next_cursor: `c${n}` } }));
-    const walk = await walkPages(api, { maxPages: 1000 });
-    expect(walk.end).toEqual({ kind: 'no-progress', stalls: 3 });
-    expect(requests).toHaveLength(3);
+    const walk = await walkPages(api, { maxPages: 20 });
+    expect(walk.end).toEqual({ kind: 'page-budget' });
+    expect(requests).toHaveLength(20);
+  });
+
+  it('a run of empty pages followed by the rest of the list completes', async () => {
+    const { api } = await scripted((n) => ({ body: { data: n < 6 ? [] : [widget(`w${n}`)], has_more: n < 7, next_cursor: `c${n}` } }));
+    const walk = await walkPages(api, { maxPages: 100 });
+    expect(walk.end).toEqual({ kind: 'complete' });
+    expect([...walk.widgets.keys()]).toEqual(['w6', 'w7']);
   });
 
   it('a short stall followed by new widgets resets the stall count', async () => {
