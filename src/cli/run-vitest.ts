@@ -46,6 +46,8 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       testTimeout,
       hookTimeout: testTimeout,
       passWithNoTests: false,
+      // Transformed modules are cached on disk between runs (node_modules/.experimental-vitest-cache).
+      experimental: { fsModuleCache: true },
       ...(options.testNamePattern ? { testNamePattern: options.testNamePattern } : {}),
     },
     { logLevel: 'warn' },
