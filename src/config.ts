@@ -22,6 +22,8 @@ export interface SuiteConfig {
   maxWidgets: number;
   propertyBudgetMs: number;
   only?: string;
+  baseline?: string;
+  failOn?: string;
   list: boolean;
   help: boolean;
 }
@@ -106,6 +108,10 @@ export const OPTIONS: readonly OptionDef[] = [
     unit: 'milliseconds', default: 60_000, description: 'Longest time one property may run, in milliseconds; it then stops and reports the runs completed' },
   { flag: '--only', env: 'WIDGET_ONLY', kind: 'string', key: 'only', arg: 'ids', defaultText: 'every rule',
     description: 'Rule ids or families to run, comma-separated (e.g. AUTH,PAGE-3)' },
+  { flag: '--baseline', env: 'WIDGET_BASELINE', kind: 'string', key: 'baseline', arg: 'file', defaultText: 'none',
+    description: 'File of rule ids known to fail: reported as expected failures, they do not fail the run' },
+  { flag: '--fail-on', env: 'WIDGET_FAIL_ON', kind: 'string', key: 'failOn', arg: 'level', defaultText: 'must',
+    description: 'Which violations fail the run: must, or should (the long form of --strict)' },
   { flag: '--list', kind: 'flag', key: 'list', default: false, description: 'Print the rule catalogue and exit' },
   { flag: '--help', short: '-h', kind: 'flag', key: 'help', default: false, description: 'Print this help and exit' },
 ];
@@ -377,5 +383,13 @@ function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['key'], s
   }
   if (c.secondToken !== undefined && c.secondToken === c.token) {
     throw new ConfigError(`${from('secondToken')} must differ from ${from('token')}: isolation checks need two accounts`);
+  }
+  if (c.failOn !== undefined) {
+    const level = c.failOn.toLowerCase();
+    if (level !== 'must' && level !== 'should') throw new ConfigError(`${from('failOn')} must be must or should, got ${JSON.stringify(c.failOn)}`);
+    if (level === 'must' && c.strict) throw new ConfigError(`${from('failOn')} must contradicts ${from('strict')}: give one of them`);
+    c.failOn = level;
+    // --fail-on should is the long form of --strict: one switch for the rest of the suite to read.
+    if (level === 'should') c.strict = true;
   }
 }

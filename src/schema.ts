@@ -13,7 +13,7 @@ import { PROJECT_ROOT } from './paths.ts';
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
-export type SchemaName = 'widget' | 'page' | 'error' | 'create-request';
+export type SchemaName = 'widget' | 'page' | 'error' | 'create-request' | 'conformance-report';
 
 const SCHEMA_DIR = join(PROJECT_ROOT, 'schemas');
 
@@ -51,14 +51,14 @@ function compile(): Record<SchemaName, ValidateFunction> {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats(ajv);
   ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime });
-  const names: SchemaName[] = ['widget', 'page', 'error', 'create-request'];
+  const names: SchemaName[] = ['widget', 'page', 'error', 'create-request', 'conformance-report'];
   for (const name of names) ajv.addSchema(loadSchema(name), `${name}.schema.json`);
   const get = (name: SchemaName): ValidateFunction => {
     const fn = ajv.getSchema(`${name}.schema.json`);
     if (!fn) throw new Error(`schema ${name} did not compile`);
     return fn;
   };
-  return { widget: get('widget'), page: get('page'), error: get('error'), 'create-request': get('create-request') };
+  return Object.fromEntries(names.map((name) => [name, get(name)])) as Record<SchemaName, ValidateFunction>;
 }
 
 let validators: Record<SchemaName, ValidateFunction> | undefined;

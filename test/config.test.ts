@@ -138,6 +138,8 @@ describe('flags', () => {
       '--max-widgets', '7',
       '--property-budget', '5',
       '--only', 'AUTH,PAGE-3',
+      '--baseline', 'known.txt',
+      '--fail-on', 'should',
     ]);
     expect(c).toEqual({
       baseUrl: URL_,
@@ -156,6 +158,8 @@ describe('flags', () => {
       maxWidgets: 7,
       propertyBudgetMs: 5,
       only: 'AUTH,PAGE-3',
+      baseline: 'known.txt',
+      failOn: 'should',
       list: false,
       help: false,
     });

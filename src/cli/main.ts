@@ -4,7 +4,7 @@
  * the suites, sweeps up what the run created, writes the reports and exits:
  * 0 conformant, 1 a rule failed, 2 usage or configuration error, 3 the suite could not run.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Vitest } from 'vitest/node';
@@ -17,7 +17,11 @@ import { newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { markCancelled } from '../harness/cancel.ts';
 import { startReferenceServer, type RunningServer } from '../reference/server.ts';
-import { buildJsonReport } from '../report/json.ts';
+import { readBaseline } from '../baseline.ts';
+import { buildReport } from '../report/build.ts';
+import type { RunReport } from '../report/model.ts';
+import { renderHtml } from '../report/html.ts';
+import { renderMarkdown } from '../report/markdown.ts';
 import { RULES } from '../rules.ts';
 import { parseOnly, testNamePattern } from '../selection.ts';
 import { sweep, type SweepResult } from '../sweep.ts';
@@ -86,8 +90,10 @@ async function main(): Promise<number> {
     return 0;
   }
   let only: ReadonlySet<string> | undefined;
+  let baseline: ReadonlySet<string> | undefined;
   try {
     only = parseOnly(config.only);
+    baseline = config.baseline === undefined ? undefined : readBaseline(config.baseline);
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
@@ -176,25 +182,27 @@ async function main(): Promise<number> {
     stats.requests += client.stats.requests;
     stats.retries += client.stats.retries;
     stats.rateLimitWaitMs += client.stats.rateLimitWaitMs;
-    let exitCode = exitCodeOf(outcomes);
+    let exitCode = exitCodeOf(outcomes, baseline);
     if (interrupted) exitCode = interrupted === 'SIGINT' ? 130 : 143;
-    const jsonFile = join(reportDir, 'conformance.json');
-    const report = buildJsonReport(
+    const report = buildReport(
       {
         suiteVersion: VERSION,
         target: target.label,
         baseUrl: target.baseUrl,
-        startedAt: started.toISOString(),
-        finishedAt: new Date().toISOString(),
+        startedAt: started,
+        finishedAt: new Date(),
         seed: config.seed,
         config: redactedConfig(config),
+        strict: config.strict,
         stats,
         exitCode,
+        interrupted: interrupted !== undefined,
         cleanup: { deleted: sweptCount, problems: cleanupProblems },
+        ...(baseline && config.baseline ? { baseline: { file: config.baseline, ids: baseline } } : {}),
       },
       outcomes,
     );
-    writeFileSync(jsonFile, redactor.text(`${JSON.stringify(report, null, 2)}\n`));
+    const files = writeReports(reportDir, report, redactor);
     // The JUnit file holds worker-side text; scrub it too rather than trust every path that wrote it.
     writeFileSync(junitFile, redactor.text(readFileSync(junitFile, 'utf8')));
 
@@ -209,7 +217,8 @@ async function main(): Promise<number> {
         retries: stats.retries,
         waitMs: stats.rateLimitWaitMs,
         seconds: (Date.now() - started.getTime()) / 1000,
-        reports: [junitFile, jsonFile].map((f) => relative(process.cwd(), f) || f),
+        reports: [junitFile, ...files].map((f) => relative(process.cwd(), f) || f),
+        baseline: report.baseline,
         exitCode,
         cleanup,
       })}\n`,
@@ -220,6 +229,20 @@ async function main(): Promise<number> {
     await client.close();
     await target.server?.close();
   }
+}
+
+/** Writes conformance.json, .md and .html (and appends the Markdown to a GitHub job summary); returns their paths. */
+function writeReports(dir: string, report: RunReport, redactor: Redactor): string[] {
+  const json = join(dir, 'conformance.json');
+  const md = join(dir, 'conformance.md');
+  const html = join(dir, 'conformance.html');
+  const markdown = redactor.text(renderMarkdown(report));
+  writeFileSync(json, redactor.text(`${JSON.stringify(report, null, 2)}\n`));
+  writeFileSync(md, markdown);
+  writeFileSync(html, redactor.text(renderHtml(report)));
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (summary) appendFileSync(summary, `${markdown}\n`);
+  return [json, md, html];
 }
 
 main().then(

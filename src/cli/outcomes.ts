@@ -4,6 +4,7 @@
  * not run), and SHOULD warnings apart from both.
  */
 import type { TestCase, TestModule } from 'vitest/node';
+import type { FailureReport } from '../report/model.ts';
 import { RULES, type Rule } from '../rules.ts';
 
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
@@ -15,9 +16,25 @@ export interface TestOutcome {
   readonly outcome: Outcome;
   /** Failure or error messages (already redacted by the worker, redacted again on output). */
   readonly messages: string[];
+  /** The structured side of conformance failures: expected, received, exchanges. */
+  readonly failures: FailureReport[];
   readonly warnings: string[];
   readonly skipReason?: string;
+  /** Property tests: "runs completed of runs asked". */
+  readonly runs?: string;
   readonly durationMs: number;
+}
+
+/** The detail a ConformanceFailure carries through vitest's error serialisation. */
+function failureOf(error: { message: string; detail?: unknown }): FailureReport {
+  const d = (error.detail ?? {}) as Partial<FailureReport>;
+  return {
+    message: error.message,
+    ...(typeof d.expected === 'string' ? { expected: d.expected } : {}),
+    ...(typeof d.received === 'string' ? { received: d.received } : {}),
+    ...(typeof d.note === 'string' ? { note: d.note } : {}),
+    ...(Array.isArray(d.exchanges) ? { exchanges: d.exchanges } : {}),
+  };
 }
 
 export interface RuleOutcome {
@@ -44,6 +61,8 @@ function testOutcome(test: TestCase, file: string): TestOutcome {
   const skipNote = annotations.find((a) => a.type === 'skip-reason')?.message;
   const errors = result.errors ?? [];
   const messages = errors.map((e) => e.message);
+  const failures = errors.filter((e) => e.name === 'ConformanceFailure').map((e) => failureOf(e as { message: string; detail?: unknown }));
+  const runs = annotations.find((a) => a.type === 'runs')?.message;
   let outcome: Outcome;
   if (result.state === 'skipped' || result.state === 'pending') outcome = 'skip';
   else if (result.state === 'failed') outcome = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure') ? 'fail' : 'error';
@@ -54,7 +73,9 @@ function testOutcome(test: TestCase, file: string): TestOutcome {
     file,
     outcome,
     messages,
+    failures,
     warnings,
+    ...(runs ? { runs } : {}),
     ...(skipNote ? { skipReason: skipNote } : result.state === 'skipped' && result.note ? { skipReason: result.note } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
   };
@@ -84,9 +105,12 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
   return { tests, rules, suiteErrors };
 }
 
-/** 0 conformant; 1 a rule failed; 3 the suite could not complete (errors, no failure). */
-export function exitCodeOf(outcomes: RunOutcomes): number {
-  if (outcomes.rules.some((r) => r.outcome === 'fail')) return 1;
+/**
+ * 0 conformant; 1 a rule failed that is not in the baseline; 3 the suite could not complete
+ * (errors, and no such failure).
+ */
+export function exitCodeOf(outcomes: RunOutcomes, baseline: ReadonlySet<string> = new Set()): number {
+  if (outcomes.rules.some((r) => r.outcome === 'fail' && !baseline.has(r.rule.id))) return 1;
   if (outcomes.suiteErrors.length > 0 || outcomes.rules.some((r) => r.outcome === 'error')) return 3;
   return 0;
 }

@@ -1,14 +1,20 @@
 /** The short summary printed at the end of a run: counts by level, then what failed, warned or errored. */
+import type { RunReport } from '../report/model.ts';
 import type { Outcome, RunOutcomes } from './outcomes.ts';
 
 const VERDICT: Record<number, string> = {
   0: 'CONFORMANT: every MUST rule tested passed',
   1: 'NOT CONFORMANT: at least one rule failed',
   3: 'INCOMPLETE: the suite could not complete (suite errors, no rule failure)',
+  130: 'INTERRUPTED by SIGINT: no verdict',
+  143: 'INTERRUPTED by SIGTERM: no verdict',
 };
 
 /** Renders the end-of-run summary. */
-export function renderSummary(outcomes: RunOutcomes, extra: { target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; exitCode: number; cleanup: string }): string {
+export function renderSummary(
+  outcomes: RunOutcomes,
+  extra: { target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
+): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
     `  ${level.padEnd(6)} ${byLevel(level, 'pass')} passed, ${byLevel(level, 'fail')} failed, ${byLevel(level, 'warn')} warned, ${byLevel(level, 'error')} errored, ${byLevel(level, 'skip')} skipped`;
@@ -19,7 +25,12 @@ export function renderSummary(outcomes: RunOutcomes, extra: { target: string; re
     out.push(`${label}:`);
     for (const r of rules) out.push(`  ${r.rule.id.padEnd(7)} ${r.rule.level.padEnd(6)} ${detail(r)}`);
   };
-  list('fail', 'Failed', (r) => r.tests.filter((t) => t.outcome === 'fail').map((t) => t.title).join('; '));
+  const expected = new Set(extra.baseline?.expectedFailures ?? []);
+  const failed = outcomes.rules.filter((r) => r.outcome === 'fail' && !expected.has(r.rule.id));
+  if (failed.length > 0) {
+    out.push('Failed:');
+    for (const r of failed) out.push(`  ${r.rule.id.padEnd(7)} ${r.rule.level.padEnd(6)} ${r.tests.filter((t) => t.outcome === 'fail').map((t) => t.title).join('; ')}`);
+  }
   list('warn', 'Warnings (SHOULD; --strict makes them fail)', (r) => r.tests.flatMap((t) => t.warnings).join('; '));
   list('error', 'Suite errors (no verdict)', (r) => r.tests.filter((t) => t.outcome === 'error').map((t) => t.messages[0]?.split('\n')[0] ?? t.title).join('; '));
   // Skips usually share one reason (no second token): one line per reason.
@@ -29,6 +40,8 @@ export function renderSummary(outcomes: RunOutcomes, extra: { target: string; re
     skipped.set(reason, [...(skipped.get(reason) ?? []), r.rule.id]);
   }
   if (skipped.size > 0) out.push('Skipped:', ...[...skipped].map(([reason, ids]) => `  ${ids.join(', ')}: ${reason}`));
+  if (extra.baseline?.expectedFailures.length) out.push(`Expected failures (in the baseline, not failing the run): ${extra.baseline.expectedFailures.join(', ')}`);
+  if (extra.baseline?.nowPassing.length) out.push(`Baseline rules that now pass (remove them from ${extra.baseline.file}): ${extra.baseline.nowPassing.join(', ')}`);
   for (const e of outcomes.suiteErrors) out.push(`Suite error: ${e.split('\n')[0]}`);
   out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
   out.push(`Cleanup: ${extra.cleanup}`);

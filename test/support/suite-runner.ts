@@ -8,22 +8,11 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Limiter } from '../../src/http/limiter.ts';
+import type { RunReport } from '../../src/report/model.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
+import { formatIssues, validateSchema } from '../../src/schema.ts';
 
-export interface RuleReport {
-  id: string;
-  level: 'MUST' | 'SHOULD';
-  outcome: 'pass' | 'fail' | 'warn' | 'skip' | 'error';
-  tests: Array<{ title: string; outcome: string; messages?: string[]; warnings?: string[] }>;
-}
-
-export interface ConformanceReport {
-  exitCode: number;
-  requests: number;
-  rules: RuleReport[];
-  suiteErrors: string[];
-  cleanup: { deleted: number; problems: string[] };
-}
+export type ConformanceReport = RunReport;
 
 export interface SuiteRun {
   readonly exitCode: number | null;
@@ -71,6 +60,9 @@ export function runSuite(args: readonly string[], options: RunOptions = {}): Pro
         child.on('close', (exitCode) => {
           const file = join(reportDir, 'conformance.json');
           const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : undefined;
+          // Every report any self-test produces must match its published schema.
+          const issues = report ? validateSchema('conformance-report', report) : [];
+          if (issues.length > 0) return reject(new Error(`conformance.json does not match schemas/conformance-report.schema.json:\n${formatIssues(issues)}`));
           resolve({ exitCode, stdout, stderr, reportDir, ...(report ? { report } : {}), seconds: (performance.now() - started) / 1000 });
         });
       }),
@@ -87,7 +79,7 @@ export function explain(run: SuiteRun): string {
   const bad = (run.report?.rules ?? []).filter((r) => r.outcome !== 'pass');
   return [
     `exit ${run.exitCode} in ${run.seconds.toFixed(1)} s`,
-    ...bad.map((r) => `${r.id}: ${r.outcome} — ${r.tests.flatMap((t) => t.messages ?? t.warnings ?? []).map((m) => m.split('\n').slice(0, 3).join(' | ')).join(' || ')}`),
+    ...bad.map((r) => `${r.id}: ${r.outcome} — ${r.tests.flatMap((t) => [...(t.failures ?? []).map((f) => f.message), ...(t.errors ?? []), ...(t.warnings ?? [])]).map((m) => m.split('\n').slice(0, 3).join(' | ')).join(' || ')}`),
     ...(run.report?.suiteErrors ?? []),
     run.report ? '' : `stdout:\n${run.stdout.slice(-3000)}\nstderr:\n${run.stderr.slice(-3000)}`,
   ].join('\n');

@@ -1,0 +1,271 @@
+/**
+ * `npm run bench [-- --concurrency 8 …]`: how fast the full suite runs, and whether it uses its
+ * concurrency against a slow server.
+ *
+ * Serves the reference server in this process on loopback and runs the real suite against it
+ * as a child process (`node bin/widget-conformance.mjs …`, exactly as a user does), three times:
+ *   1. start-up: `--only FMT-1` with no added latency: process start, bundling, vitest start-up,
+ *      collecting every suite file, probe, sweep and reports, with almost no test work;
+ *   2. the full suite with no added latency;
+ *   3. the full suite with `--latency` ms (default 20) added to every response: a wrapper handler
+ *      waits on a timer before handing each request to the reference service, as network
+ *      latency would.
+ * For each it prints wall time, requests (conformance.json) and requests per second. For the
+ * slow run it checks the bound
+ *     wall time ≤ start-up + 2 × requests × latency / concurrency
+ * and exits 1 when it is broken or when a run does not exit 0; 2 on a usage error.
+ *
+ * Every argument other than the bench's own (`--latency`, `--help`) goes to the suite; the
+ * bench sets the target, the tokens and the report directory itself.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PROJECT_ROOT } from './paths.ts';
+import { startServer, type RequestHandler, type RunningServer } from './reference/server.ts';
+import { ReferenceService } from './reference/service.ts';
+
+const USAGE = 'usage: npm run bench -- [--latency ms] [suite flags, e.g. --concurrency 8 --runs 50 --seed 1]';
+/** Flags the bench sets itself. */
+const RESERVED = ['--base-url', '--token', '--second-token', '--report-dir', '--list', '--help', '-h'];
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_LATENCY_MS = 20;
+
+class UsageError extends Error {}
+
+interface BenchArgs {
+  readonly latencyMs: number;
+  readonly concurrency: number;
+  /** Passed to every suite run. */
+  readonly suiteArgs: readonly string[];
+  /** The value of a --only the user gave, if any (the measured runs are then not the full suite). */
+  readonly only?: string;
+  readonly help: boolean;
+}
+
+/** The value of `flag` in `args` (`--flag v` or `--flag=v`), and the args without it. */
+function takeFlag(args: readonly string[], flag: string): { value?: string; rest: string[] } {
+  const rest: string[] = [];
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === flag) {
+      value = args[i + 1];
+      if (value === undefined) throw new UsageError(`${flag} needs a value`);
+      i++;
+    } else if (arg.startsWith(`${flag}=`)) {
+      value = arg.slice(flag.length + 1);
+    } else {
+      rest.push(arg);
+    }
+  }
+  return { ...(value === undefined ? {} : { value }), rest };
+}
+
+function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  if (argv.includes('--help') || argv.includes('-h')) return { latencyMs: 0, concurrency: 0, suiteArgs: [], help: true };
+  const latency = takeFlag(argv, '--latency');
+  const latencyMs = latency.value === undefined ? DEFAULT_LATENCY_MS : Number(latency.value);
+  if (!Number.isInteger(latencyMs) || latencyMs < 1 || latencyMs > 10_000) {
+    throw new UsageError(`--latency must be an integer number of milliseconds from 1 to 10000, got "${latency.value}"`);
+  }
+  const suiteArgs = latency.rest;
+  for (const arg of suiteArgs) {
+    const name = arg.split('=')[0]!;
+    if (RESERVED.includes(name)) throw new UsageError(`${name} is set by the bench itself`);
+  }
+  // The suite validates it; the bench only needs the number for the bound.
+  const concurrencyText = takeFlag(suiteArgs, '--concurrency').value;
+  const concurrency = concurrencyText === undefined ? DEFAULT_CONCURRENCY : Number(concurrencyText);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer, got "${concurrencyText}"`);
+  const only = takeFlag(suiteArgs, '--only').value;
+  return { latencyMs, concurrency, suiteArgs, ...(only === undefined ? {} : { only }), help: false };
+}
+
+/** What the server side saw during one run. */
+interface ServerStats {
+  requests: number;
+  peakInFlight: number;
+  /** Sum over requests of arrival → response finished, in ms; divided by wall time it is the mean number in flight. */
+  busyMs: number;
+}
+
+/**
+ * The reference service behind a wrapper that waits `latencyMs` on a timer before handling each
+ * request (a stand-in for network latency), and counts requests and how many are in flight.
+ */
+function slowHandler(service: ReferenceService, latencyMs: number, stats: ServerStats): RequestHandler {
+  let inFlight = 0;
+  return {
+    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const arrived = performance.now();
+      stats.requests += 1;
+      inFlight += 1;
+      stats.peakInFlight = Math.max(stats.peakInFlight, inFlight);
+      res.once('close', () => {
+        inFlight -= 1;
+        stats.busyMs += performance.now() - arrived;
+      });
+      if (latencyMs > 0) await sleep(latencyMs);
+      await service.handle(req, res);
+    },
+  };
+}
+
+interface Measured {
+  readonly label: string;
+  readonly latencyMs: number;
+  readonly exitCode: number | null;
+  readonly seconds: number;
+  /** From conformance.json; undefined when the run wrote none. */
+  readonly requests?: number;
+  readonly server: ServerStats;
+  /** The slowest tests by their own duration, from conformance.json. */
+  readonly slowest: ReadonlyArray<{ title: string; ms: number }>;
+  readonly outputTail: string;
+}
+
+interface ReportJson {
+  requests?: number;
+  rules?: Array<{ tests?: Array<{ title: string; durationMs?: number }> }>;
+}
+
+/** Serves a fresh reference service with `latencyMs` of added latency and runs the suite against it once. */
+async function measure(label: string, latencyMs: number, args: readonly string[]): Promise<Measured> {
+  const service = new ReferenceService();
+  const tokens = Object.entries(service.tokens);
+  const first = tokens[0]!;
+  const second = tokens.find(([, account]) => account !== first[1])!;
+  const stats: ServerStats = { requests: 0, peakInFlight: 0, busyMs: 0 };
+  const server: RunningServer = await startServer(slowHandler(service, latencyMs, stats));
+  const reportDir = mkdtempSync(join(tmpdir(), 'widget-bench-'));
+  try {
+    const started = performance.now();
+    const { exitCode, output } = await runChild(
+      [join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), '--base-url', server.baseUrl, '--token', first[0], '--second-token', second[0], '--report-dir', reportDir, ...args],
+      reportDir,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    let report: ReportJson | undefined;
+    try {
+      report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ReportJson;
+    } catch {
+      report = undefined;
+    }
+    const slowest = (report?.rules ?? [])
+      .flatMap((r) => r.tests ?? [])
+      .map((t) => ({ title: t.title, ms: t.durationMs ?? 0 }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5);
+    return {
+      label,
+      latencyMs,
+      exitCode,
+      seconds,
+      ...(typeof report?.requests === 'number' ? { requests: report.requests } : {}),
+      server: stats,
+      slowest,
+      outputTail: output.split('\n').slice(-40).join('\n'),
+    };
+  } finally {
+    await server.close();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs node with `args` in `cwd`, in a clean environment, and collects its output. */
+function runChild(args: readonly string[], cwd: string): Promise<{ exitCode: number | null; output: string }> {
+  // No WIDGET_* variable of the caller's and no job summary: the flags above are the whole configuration.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY'));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, output }));
+  });
+}
+
+function line(m: Measured): string {
+  const requests = m.requests === undefined ? 'no report' : `${m.requests} requests`;
+  const rate = m.requests === undefined ? '' : `, ${(m.requests / m.seconds).toFixed(0)} req/s`;
+  const meanInFlight = m.server.busyMs / 1000 / m.seconds;
+  return (
+    `${m.label.padEnd(24)} ${m.seconds.toFixed(2).padStart(6)} s wall, ${requests}${rate}; exit ${m.exitCode}; ` +
+    `server saw ${m.server.requests}, peak ${m.server.peakInFlight} / mean ${meanInFlight.toFixed(2)} in flight`
+  );
+}
+
+async function main(): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`widget-bench: ${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(
+      `${USAGE}\nRuns the suite against the reference server on loopback with no added latency and with --latency ms\n` +
+        `(default ${DEFAULT_LATENCY_MS}) per response, and checks: wall time <= start-up + 2 x requests x latency / concurrency,\n` +
+        `where start-up is the wall time of a run with --only FMT-1 and no added latency.\n`,
+    );
+    return 0;
+  }
+  const { latencyMs, concurrency, suiteArgs } = args;
+  const withoutOnly = takeFlag(suiteArgs, '--only').rest;
+  const scope = args.only === undefined ? 'full suite' : `--only ${args.only}`;
+  process.stdout.write(
+    `Benchmark: ${scope}, concurrency ${concurrency}${suiteArgs.length ? `, suite flags: ${suiteArgs.join(' ')}` : ''}\n`,
+  );
+
+  const runs: Measured[] = [];
+  const run = async (label: string, latency: number, runArgs: readonly string[]): Promise<Measured> => {
+    const m = await measure(label, latency, runArgs);
+    runs.push(m);
+    process.stdout.write(`${line(m)}\n`);
+    return m;
+  };
+  const startup = await run('start-up (--only FMT-1)', 0, [...withoutOnly, '--only', 'FMT-1']);
+  const fast = await run(`${scope}, 0 ms`, 0, suiteArgs);
+  const slow = await run(`${scope}, ${latencyMs} ms`, latencyMs, suiteArgs);
+
+  let ok = true;
+  for (const m of runs) {
+    if (m.exitCode !== 0 || m.requests === undefined) {
+      ok = false;
+      process.stdout.write(`\n${m.label}: the run failed (exit ${m.exitCode}${m.requests === undefined ? ', no conformance.json' : ''}); its output ends:\n${m.outputTail}\n`);
+    }
+  }
+  if (slow.requests !== undefined) {
+    const ideal = (slow.requests * latencyMs) / concurrency / 1000;
+    const bound = startup.seconds + 2 * ideal;
+    const within = slow.seconds <= bound;
+    // How many requests were in flight on average once start-up is taken off: the concurrency the run achieved.
+    const achieved = (slow.requests * latencyMs) / 1000 / Math.max(slow.seconds - startup.seconds, 0.001);
+    process.stdout.write(
+      `\nBound (${latencyMs} ms run): start-up ${startup.seconds.toFixed(2)} s + 2 x ${slow.requests} x ${latencyMs} ms / ${concurrency}` +
+        ` = ${startup.seconds.toFixed(2)} + 2 x ${ideal.toFixed(2)} = ${bound.toFixed(2)} s; ` +
+        `wall ${slow.seconds.toFixed(2)} s: ${within ? 'WITHIN the bound' : 'OVER the bound'}\n` +
+        `Achieved concurrency (requests x latency / (wall - start-up)): ${achieved.toFixed(2)} of ${concurrency}` +
+        `; the ${latencyMs} ms added ${(slow.seconds - fast.seconds).toFixed(2)} s to the 0 ms run\n`,
+    );
+    process.stdout.write(`Slowest tests at ${latencyMs} ms (a test's time / ${latencyMs} ms ~ its requests made one after another):\n`);
+    for (const t of slow.slowest) process.stdout.write(`  ${(t.ms / 1000).toFixed(2).padStart(6)} s  ${t.title.slice(0, 110)}\n`);
+    if (!within) ok = false;
+  }
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`widget-bench: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(3);
+  },
+);

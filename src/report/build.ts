@@ -1,0 +1,82 @@
+/** Builds the run's report from the outcomes the runner collected. */
+import type { Outcome, RunOutcomes } from '../cli/outcomes.ts';
+import type { ClientStats } from '../http/client.ts';
+import { emptyCounts, type RunReport, type Verdict } from './model.ts';
+
+export interface RunInfo {
+  readonly suiteVersion: string;
+  readonly target: string;
+  readonly baseUrl: string;
+  readonly startedAt: Date;
+  readonly finishedAt: Date;
+  readonly seed: number;
+  readonly config: Record<string, unknown>;
+  readonly strict: boolean;
+  readonly stats: ClientStats;
+  readonly exitCode: number;
+  readonly interrupted: boolean;
+  readonly cleanup: { deleted: number; problems: string[] };
+  readonly baseline?: { file: string; ids: ReadonlySet<string> };
+}
+
+function verdictOf(info: RunInfo): Verdict {
+  if (info.interrupted) return 'interrupted';
+  return info.exitCode === 0 ? 'conformant' : info.exitCode === 1 ? 'not-conformant' : 'incomplete';
+}
+
+/** The report document of a run. */
+export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
+  const summary = { MUST: emptyCounts(), SHOULD: emptyCounts() };
+  for (const r of outcomes.rules) summary[r.rule.level][r.outcome] += 1;
+  const failing = (o: Outcome): boolean => o === 'fail';
+  const baselineIds = info.baseline?.ids;
+  return {
+    suite: 'widget-conformance',
+    suiteVersion: info.suiteVersion,
+    target: info.target,
+    baseUrl: info.baseUrl,
+    startedAt: info.startedAt.toISOString(),
+    finishedAt: info.finishedAt.toISOString(),
+    durationMs: info.finishedAt.getTime() - info.startedAt.getTime(),
+    seed: info.seed,
+    config: info.config,
+    requests: info.stats.requests,
+    retries: info.stats.retries,
+    rateLimitWaitMs: info.stats.rateLimitWaitMs,
+    verdict: verdictOf(info),
+    exitCode: info.exitCode,
+    strict: info.strict,
+    summary,
+    ...(info.baseline && baselineIds
+      ? {
+          baseline: {
+            file: info.baseline.file,
+            expectedFailures: outcomes.rules.filter((r) => baselineIds.has(r.rule.id) && failing(r.outcome)).map((r) => r.rule.id),
+            nowPassing: outcomes.rules.filter((r) => baselineIds.has(r.rule.id) && (r.outcome === 'pass' || r.outcome === 'warn')).map((r) => r.rule.id),
+          },
+        }
+      : {}),
+    rules: outcomes.rules.map((r) => ({
+      id: r.rule.id,
+      level: r.rule.level,
+      section: r.rule.section,
+      statement: r.rule.statement,
+      basis: r.rule.basis,
+      outcome: r.outcome,
+      ...(baselineIds?.has(r.rule.id) ? { baselined: true } : {}),
+      tests: r.tests.map((t) => ({
+        title: t.title,
+        file: t.file,
+        outcome: t.outcome,
+        durationMs: t.durationMs,
+        ...(t.failures.length ? { failures: t.failures } : {}),
+        ...(t.outcome === 'error' ? { errors: t.messages } : {}),
+        ...(t.warnings.length ? { warnings: t.warnings } : {}),
+        ...(t.skipReason ? { skipReason: t.skipReason } : {}),
+        ...(t.runs ? { runs: t.runs } : {}),
+      })),
+    })),
+    suiteErrors: outcomes.suiteErrors,
+    cleanup: info.cleanup,
+  };
+}

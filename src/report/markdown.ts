@@ -1,0 +1,62 @@
+/**
+ * conformance.md: the verdict as a short Markdown summary for a pull-request comment or a
+ * CI job summary. Failures first, each with its expectation and what was received; the
+ * exchanges stay in the HTML and JSON reports.
+ */
+import type { RuleReport, RunReport } from './model.ts';
+
+const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
+
+const VERDICT: Record<RunReport['verdict'], string> = {
+  conformant: '✅ Conformant',
+  'not-conformant': '❌ Not conformant',
+  incomplete: '💥 Incomplete: the suite could not complete',
+  interrupted: '⏹️ Interrupted',
+};
+
+/** Markdown-safe inline text: no table breaks, no HTML, no runaway length. */
+function inline(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return cut.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
+}
+
+function firstFailure(rule: RuleReport): string {
+  for (const t of rule.tests) {
+    const f = t.failures?.[0];
+    if (f?.expected !== undefined) return `${inline(t.title, 120)}: expected ${inline(f.expected, 200)}; received ${inline(f.received ?? '', 200)}`;
+    const e = t.errors?.[0] ?? t.warnings?.[0];
+    if (t.outcome !== 'pass' && t.outcome !== 'skip' && e) return `${inline(t.title, 120)}: ${inline(e.split('\n')[0] ?? '', 300)}`;
+  }
+  return '';
+}
+
+/** Renders the report as Markdown. */
+export function renderMarkdown(report: RunReport): string {
+  const count = (level: 'MUST' | 'SHOULD'): string => {
+    const c = report.summary[level];
+    return `${level}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.error} errored, ${c.skip} skipped`;
+  };
+  const lines = [
+    `## Widget Service conformance: ${VERDICT[report.verdict]}`,
+    '',
+    `Target: ${inline(report.target)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
+    '',
+    `${count('MUST')}  `,
+    count('SHOULD'),
+  ];
+  const notPassing = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'warn');
+  if (notPassing.length > 0) {
+    lines.push('', '| | Rule | Level | Section | What happened |', '|---|---|---|---|---|');
+    for (const r of notPassing) {
+      const mark = r.baselined && r.outcome === 'fail' ? '🔕' : ICON[r.outcome];
+      lines.push(`| ${mark} | ${r.id}${r.baselined ? ' (baseline)' : ''} | ${r.level} | ${inline(r.section, 40)} | ${firstFailure(r) || inline(r.statement)} |`);
+    }
+  }
+  if (report.baseline?.nowPassing.length) lines.push('', `Baseline rules that now pass (remove them from ${inline(report.baseline.file)}): ${report.baseline.nowPassing.join(', ')}`);
+  const skipped = report.rules.filter((r) => r.outcome === 'skip');
+  if (skipped.length > 0) lines.push('', `Skipped: ${skipped.map((r) => r.id).join(', ')} — ${inline(skipped[0]?.tests.find((t) => t.skipReason)?.skipReason ?? '')}`);
+  for (const e of report.suiteErrors) lines.push('', `Suite error: ${inline(e)}`);
+  lines.push('', 'Details, with every HTTP exchange: `conformance.html` and `conformance.json` in the report directory.', '');
+  return lines.join('\n');
+}

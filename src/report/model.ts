@@ -1,0 +1,85 @@
+/**
+ * The report of a run: one document, built once by the runner and rendered as
+ * conformance.json, conformance.md and conformance.html. Everything in it is redacted.
+ * Its shape is schemas/conformance-report.schema.json.
+ */
+import type { Exchange } from '../http/exchange.ts';
+import type { Level } from '../rules.ts';
+import type { Outcome } from '../cli/outcomes.ts';
+
+export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'interrupted';
+
+/** One failure of a test: the expectation beside what was received, and the HTTP exchanges. */
+export interface FailureReport {
+  readonly message: string;
+  readonly expected?: string;
+  readonly received?: string;
+  readonly note?: string;
+  readonly exchanges?: readonly Exchange[];
+}
+
+export interface TestReport {
+  readonly title: string;
+  readonly file: string;
+  readonly outcome: Outcome;
+  readonly durationMs: number;
+  readonly failures?: readonly FailureReport[];
+  /** Suite errors: why the test reached no verdict. */
+  readonly errors?: readonly string[];
+  readonly warnings?: readonly string[];
+  readonly skipReason?: string;
+  /** Property tests: runs completed of runs asked. */
+  readonly runs?: string;
+}
+
+export interface RuleReport {
+  readonly id: string;
+  readonly level: Level;
+  readonly section: string;
+  readonly statement: string;
+  readonly basis: string;
+  readonly outcome: Outcome;
+  /** Listed in --baseline: a failure here is expected and does not fail the run. */
+  readonly baselined?: boolean;
+  readonly tests: readonly TestReport[];
+}
+
+export type Counts = Record<Outcome, number>;
+
+export interface RunReport {
+  readonly suite: 'widget-conformance';
+  readonly suiteVersion: string;
+  /** "embedded reference server" or the base URL. */
+  readonly target: string;
+  readonly baseUrl: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly seed: number;
+  /** The effective configuration, tokens redacted. */
+  readonly config: Record<string, unknown>;
+  readonly requests: number;
+  readonly retries: number;
+  readonly rateLimitWaitMs: number;
+  readonly verdict: Verdict;
+  readonly exitCode: number;
+  /** SHOULD violations fail the run (--strict / --fail-on should). */
+  readonly strict: boolean;
+  readonly summary: { readonly MUST: Counts; readonly SHOULD: Counts };
+  readonly baseline?: {
+    readonly file: string;
+    /** Baseline rules that failed, as expected. */
+    readonly expectedFailures: readonly string[];
+    /** Baseline rules that no longer fail: remove them from the baseline. */
+    readonly nowPassing: readonly string[];
+  };
+  readonly rules: readonly RuleReport[];
+  /** Errors outside any rule test. */
+  readonly suiteErrors: readonly string[];
+  readonly cleanup: { readonly deleted: number; readonly problems: readonly string[] };
+}
+
+/** Zeroed counts. */
+export function emptyCounts(): Counts {
+  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+}
