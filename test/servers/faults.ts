@@ -525,6 +525,59 @@ export const PAGINATION_FAULTS: readonly FaultCase[] = [
 ];
 
 /** Every fault the self-tests run. */
+/** Faults of the response format: the shapes server authors get wrong. */
+export const FORMAT_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'id-is-a-number', rule: 'FMT-3', description: 'sends ids as JSON numbers (a database sequence serialised as is)',
+    make: () => serve(new (class extends ReferenceService {
+      private readonly numbers = new Map<string, number>();
+      protected override toJson(widget: StoredWidget): WidgetJson {
+        if (!this.numbers.has(widget.id)) this.numbers.set(widget.id, this.numbers.size + 1);
+        return { ...super.toJson(widget), id: this.numbers.get(widget.id) as unknown as string };
+      }
+    })()),
+  },
+  {
+    name: 'error-with-200', rule: 'FMT-2', description: 'sends Error objects with status 200 (errors in the body, success on the wire)',
+    make: () => serve(new (class extends ReferenceService {
+      protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+        this.sendJson(res, 200, { code: error.code, message: error.message, request_id: requestId });
+      }
+    })()),
+  },
+  {
+    name: 'html-error-pages', rule: 'FMT-1', description: 'answers failures with the framework\'s HTML error page, under text/html',
+    make: () => serve(new (class extends ReferenceService {
+      protected override sendError(res: ServerResponse, _requestId: string, error: HttpError): void {
+        res.writeHead(error.status, { ...error.headers, 'Content-Type': 'text/html; charset=utf-8' }).end(`<html><body><h1>${error.status}</h1><p>${error.message}</p></body></html>`);
+      }
+    })()),
+  },
+  {
+    name: 'description-null-when-absent', rule: 'FMT-3', description: 'sends "description": null for widgets created without one',
+    make: () => serve(new (class extends ReferenceService {
+      protected override toJson(widget: StoredWidget): WidgetJson {
+        return { description: null as unknown as string, ...super.toJson(widget) };
+      }
+    })()),
+  },
+  {
+    name: 'local-time-labelled-utc', rule: 'CRUD-2', description: 'writes created_at in the server\'s local time (UTC+3) but labels it Z',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      protected override now(): string { return new Date(Date.now() + 3 * 3600_000).toISOString(); }
+    })() })),
+  },
+  {
+    name: 'list-items-without-created-at', rule: 'FMT-3', description: 'leaves created_at out of the widgets in list pages (a lighter projection for lists)',
+    make: () => serve(new (class extends ReferenceService {
+      protected override toPageJson(account: string, page: WidgetPage): PageJson {
+        const body = super.toPageJson(account, page);
+        return { ...body, data: body.data.map(({ created_at: _dropped, ...rest }) => rest as WidgetJson) };
+      }
+    })()),
+  },
+];
+
 /** Plain offset pagination over the current list: exactly-once when nothing changes, not under writes. */
 function offsetPaged(order: 'oldest-first' | 'newest-first'): ReferenceService {
   return new (class extends ReferenceService {
@@ -603,6 +656,6 @@ export const REVIEW_FAULTS: readonly FaultCase[] = [
   },
 ];
 
-export const FAULTS: readonly FaultCase[] = [...CRUD_FAULTS, ...AUTH_FAULTS, ...MALFORMED_FAULTS, ...ISOLATION_FAULTS, ...PAGINATION_FAULTS, ...REVIEW_FAULTS];
+export const FAULTS: readonly FaultCase[] = [...CRUD_FAULTS, ...AUTH_FAULTS, ...MALFORMED_FAULTS, ...ISOLATION_FAULTS, ...PAGINATION_FAULTS, ...REVIEW_FAULTS, ...FORMAT_FAULTS];
 
 export type { StoredWidget };
