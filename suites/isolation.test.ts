@@ -15,7 +15,7 @@ import { walkBudget, walkPages } from '../src/walk.ts';
 const needs = { needs: 'second-token' } as const;
 
 /** Creates a widget in the given account, with a description, and returns it. */
-async function createIn(t: RuleContext, api: WidgetApi, label: string): Promise<Json & { id: string }> {
+async function createIn(t: RuleContext, api: WidgetApi): Promise<Json & { id: string }> {
   const res = await api.create({ name: t.name(), description: `${api.account} account ${randomBytes(6).toString('hex')}` });
   return createdWidget(t, res, `a create in the ${api.account} account`);
 }
@@ -26,20 +26,20 @@ function reveals(res: ApiResponse, widget: Json): boolean {
 }
 
 rule('ISO-1', "the second account's list walk shows none of the first account's widgets", async (t) => {
-  const mine = await createIn(t, t.api, 'owned by the first account');
+  const mine = await createIn(t, t.api);
   await expectNotListed(t, t.second, performance.now(), (w) => w.id === mine.id || w.name === mine.name,
     `no widget of the first account (id ${preview(mine.id)}) in the second account's list`);
 }, needs);
 
 rule('ISO-1', "the first account's list walk shows none of the second account's widgets", async (t) => {
-  const theirs = await createIn(t, t.second, 'owned by the second account');
+  const theirs = await createIn(t, t.second);
   await expectNotListed(t, t.api, performance.now(), (w) => w.id === theirs.id || w.name === theirs.name,
     `no widget of the second account (id ${preview(theirs.id)}) in the first account's list`);
 }, needs);
 
 rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of the first account", async (t) => {
   // Small pages: catches servers that filter by account only on the first page, not on pages fetched with a cursor.
-  const [mine] = await Promise.all([createIn(t, t.api, 'mine'), createIn(t, t.second, 'theirs'), createIn(t, t.second, 'theirs')]);
+  const [mine] = await Promise.all([createIn(t, t.api), createIn(t, t.second), createIn(t, t.second)]);
   const ownA = await t.listAfter(t.api, performance.now());
   const walk = await walkPages(t.second, { limit: 1, maxPages: walkBudget(t.settings.maxWidgets) });
   const leaked = walk.pages.flatMap((p) => p.ids.filter((id) => id === mine.id || ownA.widgets.has(id)).map((id) => ({ id, page: p })));
@@ -51,7 +51,7 @@ rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of
 }, needs);
 
 rule('ISO-2', "the second account cannot retrieve the first account's widget", async (t) => {
-  const mine = await createIn(t, t.api, 'retrieve target');
+  const mine = await createIn(t, t.api);
   const res = await t.second.retrieve(mine.id);
   expectErrorObject(t, res, "a retrieve of another account's widget");
   t.check(!reveals(res, mine), () => ({
@@ -62,7 +62,7 @@ rule('ISO-2', "the second account cannot retrieve the first account's widget", a
 }, needs);
 
 rule('ISO-3', "the second account's delete of the first account's widget leaves it unchanged", async (t) => {
-  const mine = await createIn(t, t.api, 'delete target');
+  const mine = await createIn(t, t.api);
   const del = await t.second.remove(mine.id);
   const after = await t.api.retrieve(mine.id);
   expect2xx(t, after, `the owner's retrieve of its widget after another account tried to delete it (the delete answered ${del.status})`);
@@ -77,7 +77,7 @@ rule('ISO-3', "the second account's delete of the first account's widget leaves 
 
 rule('ISO-4', "a cursor of the first account, used with the second account's token, reveals none of the first account's widgets", async (t) => {
   // Two widgets guarantee the first account has a second page at limit 1.
-  await Promise.all([createIn(t, t.api, 'cursor source'), createIn(t, t.api, 'cursor source')]);
+  await Promise.all([createIn(t, t.api), createIn(t, t.api)]);
   const walkA = await walkPages(t.api, { limit: 1, maxPages: 1 });
   const first = walkA.pages[0];
   const cursor = (first?.response.json as { next_cursor?: unknown } | undefined)?.next_cursor;
@@ -95,24 +95,20 @@ rule('ISO-4', "a cursor of the first account, used with the second account's tok
   }));
 }, needs);
 
-rule('ISO-5', "retrieving another account's widget answers exactly as retrieving an id that never existed", async (t) => {
-  const mine = await createIn(t, t.api, 'oracle target');
-  const [foreign, unknown] = await Promise.all([t.second.retrieve(mine.id), t.second.retrieve(unknownIdLike(mine.id))]);
-  const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
-  t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
-    expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,
-    received: `${foreign.status} with code ${preview(code(foreign))} for the other account's widget`,
-    exchanges: [foreign.exchange, unknown.exchange],
-  }));
-}, needs);
+const ORACLE_OPERATIONS = [
+  { verb: 'retrieving', send: (api: WidgetApi, id: string) => api.retrieve(id) },
+  { verb: 'deleting', send: (api: WidgetApi, id: string) => api.remove(id) },
+];
 
-rule('ISO-5', "deleting another account's widget answers exactly as deleting an id that never existed", async (t) => {
-  const mine = await createIn(t, t.api, 'oracle target');
-  const [foreign, unknown] = await Promise.all([t.second.remove(mine.id), t.second.remove(unknownIdLike(mine.id))]);
-  const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
-  t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
-    expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,
-    received: `${foreign.status} with code ${preview(code(foreign))} for the other account's widget`,
-    exchanges: [foreign.exchange, unknown.exchange],
-  }));
-}, needs);
+for (const op of ORACLE_OPERATIONS) {
+  rule('ISO-5', `${op.verb} another account's widget answers exactly as ${op.verb} an id that never existed`, async (t) => {
+    const mine = await createIn(t, t.api);
+    const [foreign, unknown] = await Promise.all([op.send(t.second, mine.id), op.send(t.second, unknownIdLike(mine.id))]);
+    const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
+    t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
+      expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,
+      received: `${foreign.status} with code ${preview(code(foreign))} for the other account's widget`,
+      exchanges: [foreign.exchange, unknown.exchange],
+    }));
+  }, needs);
+}
