@@ -24,9 +24,13 @@ export async function runTypeScript(entry) {
     outfile,
     logLevel: 'error',
   });
+  // The entry may call process.exit() before its import settles (a usage error does): remove
+  // the bundle on exit too.
+  const remove = () => rmSync(outfile, { force: true });
+  process.once('exit', remove);
   try {
     await import(pathToFileURL(outfile).href);
   } finally {
-    rmSync(outfile, { force: true });
+    remove();
   }
 }

@@ -18,7 +18,7 @@
  * Every argument other than the bench's own (`--latency`, `--help`) goes to the suite; the
  * bench sets the target, the tokens and the report directory itself.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -176,17 +176,37 @@ async function measure(label: string, latencyMs: number, args: readonly string[]
   }
 }
 
+/** The first SIGINT or SIGTERM the bench received: no further run starts. */
+let interrupted: NodeJS.Signals | undefined;
+let running: ChildProcess | undefined;
+
+/**
+ * The suite runs in its own process group, so a Ctrl+C reaches it once, forwarded from here: a
+ * second signal would make it exit without deleting what it created. It then stops, cleans up
+ * against the server still served here, and exits; the bench exits after it.
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  if (interrupted) return;
+  interrupted = signal;
+  process.stderr.write(`\nwidget-bench: ${signal}: stopping the run in progress\n`);
+  running?.kill(signal);
+}
+
 /** Runs node with `args` in `cwd`, in a clean environment, and collects its output. */
 function runChild(args: readonly string[], cwd: string): Promise<{ exitCode: number | null; output: string }> {
   // No WIDGET_* variable of the caller's and no job summary: the flags above are the whole configuration.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running = child;
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, output }));
+    child.on('close', (exitCode) => {
+      running = undefined;
+      resolve({ exitCode, output });
+    });
   });
 }
 
@@ -224,6 +244,8 @@ async function main(): Promise<number> {
     `Benchmark: ${scope}, concurrency ${concurrency}${suiteArgs.length ? `, suite flags: ${suiteArgs.join(' ')}` : ''}\n`,
   );
 
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const runs: Measured[] = [];
   const run = async (label: string, latency: number, runArgs: readonly string[]): Promise<Measured> => {
     const m = await measure(label, latency, runArgs);
@@ -231,9 +253,13 @@ async function main(): Promise<number> {
     process.stdout.write(`${line(m)}\n`);
     return m;
   };
+  const stopped = (): number | undefined => (interrupted === undefined ? undefined : interrupted === 'SIGINT' ? 130 : 143);
   const startup = await run('start-up (--only FMT-1)', 0, [...withoutOnly, '--only', 'FMT-1']);
+  if (stopped()) return stopped()!;
   const fast = await run(`${scope}, 0 ms`, 0, suiteArgs);
+  if (stopped()) return stopped()!;
   const slow = await run(`${scope}, ${latencyMs} ms`, latencyMs, suiteArgs);
+  if (stopped()) return stopped()!;
 
   let ok = true;
   for (const m of runs) {
@@ -262,10 +288,14 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
+// exitCode, not exit(): the loader (bin/load-ts.mjs) then deletes this bundle once the module settles;
+// every server and child is closed by now, so nothing keeps the process alive.
+await main().then(
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     process.stderr.write(`widget-bench: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    process.exit(3);
+    process.exitCode = 3;
   },
 );
