@@ -3,7 +3,7 @@
  * Error object and a 4xx (never a 5xx), and must create nothing: the account's list,
  * walked after the refusal, shows no widget carrying the case's marker.
  */
-import { carriesMarker } from '../src/harness/marker.ts';
+import { carriesTag } from '../src/harness/marker.ts';
 import { expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, statusClass } from '../src/harness/checks.ts';
 import { rule } from '../src/harness/rule.ts';
 import { MALFORMED_CASES } from './data/malformed-cases.ts';
@@ -13,7 +13,7 @@ for (const c of MALFORMED_CASES) {
     const marker = t.name();
     const res = await t.api.create(undefined, { raw: c.body(marker) });
     expectErrorObject(t, res, `a create with a malformed body (${c.id})`);
-    await expectNotListed(t, t.api, performance.now(), (w) => carriesMarker(w, marker), `no widget carrying ${marker} after the create was refused with ${res.status}`, [res.exchange]);
+    await expectNotListed(t, t.api, performance.now(), (w) => carriesTag(w, marker), `no widget carrying ${marker} after the create was refused with ${res.status}`, [res.exchange]);
   });
 }
 

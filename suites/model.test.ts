@@ -31,6 +31,8 @@ interface Model {
   readonly deleted: Record<Who, string[]>;
   /** Every id the server issued in this sequence: a new widget must never get one of them. */
   readonly issued: Set<string>;
+  /** Ids deleted by any sequence of this property (shards run side by side): none may come back. */
+  readonly deletedAnywhere: Set<string>;
 }
 
 interface Real {
@@ -50,9 +52,9 @@ class Create implements fc.AsyncCommand<Model, Real> {
     r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: 'a 2xx for a create of ordinary input', received: `${res.status}`, exchanges: [res.exchange] }));
     const widget = jsonObject(r.t, res, 'the created Widget');
     const id = String(widget.id);
-    r.t.check(!m.issued.has(id), () => ({
-      expected: 'a new widget with an id never issued before in this sequence',
-      received: `id ${preview(id)}, which ${[...m.deleted.primary, ...m.deleted.second].includes(id) ? 'belonged to a widget deleted earlier' : 'belongs to a live widget'}`,
+    r.t.check(!m.issued.has(id) && !m.deletedAnywhere.has(id), () => ({
+      expected: 'a new widget with an id never issued before',
+      received: `id ${preview(id)}, which ${m.deletedAnywhere.has(id) ? 'belonged to a widget deleted earlier' : 'belongs to a live widget'}`,
       exchanges: [res.exchange],
     }));
     r.t.check(widget.name === this.name && widget.description === description, () => ({
@@ -92,6 +94,7 @@ class Delete implements fc.AsyncCommand<Model, Real> {
     r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: `a 2xx for the owner's delete of its live widget ${preview(id)}`, received: `${res.status}`, exchanges: [res.exchange] }));
     m.live[this.who].delete(id);
     m.deleted[this.who].push(id);
+    m.deletedAnywhere.add(id);
   }
   toString = (): string => `delete(${this.who}, #${this.index})`;
 }
@@ -180,10 +183,15 @@ rule('PROP-3', 'random sequences of create, retrieve, list and delete agree with
   const accounts: Who[] = t.settings.secondToken ? ['primary', 'second'] : ['primary'];
   const apis = { primary: t.api, second: t.settings.secondToken ? t.second : t.api } as Record<Who, WidgetApi>;
   const commands = fc.commands(commandsFor(accounts, accounts.length === 2), { maxCommands: MAX_COMMANDS });
+  const deletedAnywhere = new Set<string>();
   await checkProperty(t, 'sequences', [commands], async (cmds) => {
-    const model: Model = { live: { primary: new Map(), second: new Map() }, deleted: { primary: [], second: [] }, issued: new Set() };
+    const model: Model = { live: { primary: new Map(), second: new Map() }, deleted: { primary: [], second: [] }, issued: new Set(), deletedAnywhere };
     try {
-      await fc.asyncModelRun(() => ({ model, real: { t, apis } }), cmds);
+      const real = { t, apis };
+      await fc.asyncModelRun(() => ({ model, real }), cmds);
+      // Every sequence ends with each account's list compared with the model: a sequence that
+      // deleted or created anything has its effect on the lists checked at least once.
+      for (const w of accounts) await new ListWalk(w).run(model, real);
     } finally {
       // Each sequence starts from nothing of its own: delete what it left.
       await Promise.all(accounts.flatMap((w) => [...model.live[w].keys()].map((id) => apis[w].remove(id))));

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describeString, hardDescription, hardString, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
 import { expectErrorObject, jsonObject } from '../src/harness/checks.ts';
-import { carriesMarker } from '../src/harness/marker.ts';
+import { carriesTag } from '../src/harness/marker.ts';
 import { checkProperty } from '../src/harness/property.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
@@ -83,7 +83,7 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
         for (const [i, res] of responses.entries()) {
           if (res.status >= 200 && res.status < 300) continue;
           const { tag } = sent[i]!;
-          const found = findInWalk(walk, (w) => carriesMarker(w, tag));
+          const found = findInWalk(walk, (w) => carriesTag(w, tag));
           t.check(found === undefined, () => ({
             expected: `nothing created by the refused create (${res.status}) of ${describeString(sent[i]!.value)}`,
             received: `a widget carrying ${tag} on page ${found?.page}`,

@@ -22,3 +22,14 @@ export function carriesMarker(widget: unknown, marker: string | RegExp): boolean
   const texts = [name, description].filter((v): v is string => typeof v === 'string');
   return texts.some((text) => (typeof marker === 'string' ? text.includes(marker) : marker.test(text)));
 }
+
+/**
+ * True when a widget carries this exact tag (a name from RuleContext.name()): a field equal to
+ * it, or starting with it and a space. Not a substring test: tag "… PROP-1 2" must not match
+ * a widget tagged "… PROP-1 23".
+ */
+export function carriesTag(widget: unknown, tag: string): boolean {
+  if (widget === null || typeof widget !== 'object') return false;
+  const { name, description } = widget as { name?: unknown; description?: unknown };
+  return [name, description].some((v) => typeof v === 'string' && (v === tag || v.startsWith(`${tag} `)));
+}

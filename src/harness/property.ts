@@ -1,6 +1,6 @@
 /**
  * Runs a fast-check property inside a rule test: seeded from the run seed (every property
- * derives its own, so a run replays from one number), bounded by --runs and a time budget,
+ * and shard derives its own, so a run replays from one number), bounded by --runs and a time budget,
  * and on failure a message with the shrunk counterexample, the seed, the fast-check path
  * and the command that replays just this rule.
  */
@@ -28,6 +28,19 @@ export function replayCommand(t: RuleContext): string {
  * Checks the property; `key` names it among the rule's properties (it seeds it). Suite
  * errors (a timeout, a rate limit) end the property at once, without shrinking, as errors.
  */
+/**
+ * Each property's runs are split into this many shards, run side by side with seeds derived
+ * from the run seed: a property's runs are sequential in fast-check, and a chain of runs one
+ * after another would leave --concurrency unused against a slow server. Fixed (not tied to
+ * --concurrency) so that --seed and --runs replay the same runs whatever the concurrency.
+ */
+export const PROPERTY_SHARDS = 4;
+
+/** How many of `runs` the shard `index` of `shards` takes. */
+export function shardRuns(runs: number, shards: number, index: number): number {
+  return Math.floor(runs / shards) + (index < runs % shards ? 1 : 0);
+}
+
 export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   t: RuleContext,
   key: string,
@@ -45,19 +58,28 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
       throw error;
     }
   });
-  const seed = propertySeed(t.settings.seed, `${t.rule.id}:${key}`);
-  const details = await fc.check(property, {
-    seed,
-    numRuns: t.settings.runs,
-    interruptAfterTimeLimit: t.settings.propertyBudgetMs,
-    markInterruptAsFailure: false,
-  });
-  await t.annotate(`${details.numRuns} of ${t.settings.runs}${details.interrupted ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : ''}`, 'runs');
+  const shards = Array.from({ length: PROPERTY_SHARDS }, (_, i) => ({ index: i, runs: shardRuns(t.settings.runs, PROPERTY_SHARDS, i) })).filter((sh) => sh.runs > 0);
+  const results = await Promise.all(
+    shards.map(async (sh) => ({
+      ...sh,
+      details: await fc.check(property, {
+        seed: propertySeed(t.settings.seed, `${t.rule.id}:${key}#${sh.index}`),
+        numRuns: sh.runs,
+        interruptAfterTimeLimit: t.settings.propertyBudgetMs,
+        markInterruptAsFailure: false,
+      }),
+    })),
+  );
+  const completed = results.reduce((n, r) => n + r.details.numRuns, 0);
+  const interrupted = results.some((r) => r.details.interrupted);
+  await t.annotate(`${completed} of ${t.settings.runs}${interrupted ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : ''}`, 'runs');
   if (aborted !== undefined) throw aborted;
-  if (!details.failed) return;
+  const failed = results.find((r) => r.details.failed);
+  if (!failed) return;
+  const { details } = failed;
   const error = details.errorInstance;
   const replay = [
-    `fast-check: failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s); seed ${details.seed}, path ${details.counterexamplePath}`,
+    `fast-check: shard ${failed.index + 1} of ${shards.length} failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s); seed ${details.seed}, path ${details.counterexamplePath}`,
     `replay: ${replayCommand(t)}`,
   ].join('\n');
   if (error instanceof ConformanceFailure) {

@@ -1,11 +1,14 @@
 /**
  * conformance.html: one self-contained page (no network, no scripts, no external fonts or
- * styles) that shows the verdict first, then the rules as a grid by spec section coloured by
- * outcome, then each failure with its expectation, what was received and the exchange.
- * Everything from the server (names, messages, bodies) is escaped: shown as text, never run.
+ * styles; a Content-Security-Policy forbids them) that shows the verdict first, then each
+ * failing rule with its expectation, what was received and the exchanges, then the rules as a
+ * grid by spec section coloured by outcome. A person opening it sees the verdict and the first
+ * failure's exchange in the first screen, without scrolling through passes.
+ * Everything from the server (names, messages, bodies, headers) is escaped: shown as text, never run.
  */
-import { formatExchange } from '../http/exchange.ts';
-import type { RuleReport, RunReport, TestReport } from './model.ts';
+import { formatExchange, type Exchange } from '../http/exchange.ts';
+import type { Outcome } from '../cli/outcomes.ts';
+import type { FailureReport, RuleReport, RunReport, TestReport } from './model.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -13,81 +16,177 @@ export function escapeHtml(text: string): string {
 }
 
 const VERDICT: Record<RunReport['verdict'], { label: string; css: string }> = {
-  conformant: { label: 'Conformant', css: 'pass' },
-  'not-conformant': { label: 'Not conformant', css: 'fail' },
-  incomplete: { label: 'Incomplete: the suite could not complete', css: 'error' },
-  interrupted: { label: 'Interrupted', css: 'error' },
+  conformant: { label: 'Conformant', css: 'o-pass' },
+  'not-conformant': { label: 'Not conformant', css: 'o-fail' },
+  incomplete: { label: 'Incomplete: the suite could not complete', css: 'o-error' },
+  interrupted: { label: 'Interrupted', css: 'o-error' },
 };
 
-const OUTCOME_LABEL: Record<string, string> = { pass: 'passed', fail: 'failed', warn: 'warning', skip: 'skipped', error: 'suite error' };
+const OUTCOME_LABEL: Record<Outcome, string> = { pass: 'passed', fail: 'failed', warn: 'warning', skip: 'skipped', error: 'suite error' };
+/** A mark beside each colour, so that outcomes do not rest on colour alone. */
+const OUTCOME_MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–', error: '⚠' };
+const COUNT_LABEL: Record<Outcome, string> = { pass: 'passed', fail: 'failed', warn: 'warned', error: 'errored', skip: 'skipped' };
 
 const STYLE = `
-:root { color-scheme: light; --pass:#1a7f37; --fail:#cf222e; --warn:#9a6700; --skip:#6e7781; --error:#8250df; }
+:root { color-scheme: light; --pass:#1a7f37; --fail:#cf222e; --warn:#9a6700; --skip:#6e7781; --error:#8250df;
+  --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --code-bg:#f6f8fa; }
 * { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #fff; }
-header { padding: 20px 28px; color: #fff; }
-header.pass { background: var(--pass); } header.fail { background: var(--fail); } header.error { background: var(--error); }
-header h1 { margin: 0 0 4px; font-size: 26px; }
-header p { margin: 2px 0; opacity: .95; }
-main { padding: 8px 28px 40px; max-width: 1200px; }
-h2 { font-size: 19px; margin: 26px 0 10px; }
-.counts span { display: inline-block; margin-right: 14px; }
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 6px; }
-.section h3 { font-size: 14px; margin: 14px 0 6px; color: #57606a; }
-.cell { display: block; padding: 6px 8px; border-radius: 6px; color: #fff; text-decoration: none; font-size: 13px; }
-.cell b { display: block; font-size: 14px; }
-.pass { background: var(--pass); } .fail { background: var(--fail); } .warn { background: var(--warn); } .skip { background: var(--skip); } .error { background: var(--error); }
-.cell.baselined { outline: 3px dashed #fff; outline-offset: -5px; }
-details.rule { border: 1px solid #d0d7de; border-left: 6px solid var(--skip); border-radius: 6px; margin: 10px 0; padding: 8px 12px; }
-details.rule.fail { border-left-color: var(--fail); } details.rule.warn { border-left-color: var(--warn); } details.rule.error { border-left-color: var(--error); }
-details.rule summary { cursor: pointer; font-weight: 600; }
-.test { margin: 10px 0 4px; }
-.kv { display: grid; grid-template-columns: 90px 1fr; gap: 2px 10px; margin: 6px 0; }
-.kv dt { color: #57606a; } .kv dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
-pre { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: 10px; overflow: auto; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
-.muted { color: #57606a; font-size: 13px; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0; color: var(--fg); background: #fff; }
+a { color: inherit; }
+header { padding: 14px 24px 12px; color: #fff; }
+header h1 { margin: 0; font-size: 26px; line-height: 1.2; }
+header h1::before { content: var(--mark); margin-right: .35em; }
+header.o-pass h1 { --mark: "✓"; } header.o-fail h1 { --mark: "✗"; } header.o-error h1 { --mark: "⚠"; }
+header p { margin: 3px 0 0; }
+header .meta { font-size: 13px; opacity: .92; }
+header a { color: #fff; font-weight: 600; }
+.o-pass { --c: var(--pass); } .o-fail { --c: var(--fail); } .o-warn { --c: var(--warn); } .o-skip { --c: var(--skip); } .o-error { --c: var(--error); }
+header, .cell, .badge { background: var(--c); }
+main { padding: 4px 24px 32px; max-width: 1400px; }
+h2 { font-size: 18px; margin: 18px 0 8px; }
+.counts { margin: 10px 0 0; font-size: 14px; color: var(--muted); }
+.counts b { color: var(--fg); }
+.counts .n-fail, .counts .n-error { color: var(--fail); font-weight: 600; }
+.notice { border: 1px solid var(--line); border-left: 5px solid var(--warn); border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
+details.rule { border: 1px solid var(--line); border-left: 5px solid var(--c); border-radius: 6px; margin: 8px 0 12px; padding: 6px 12px 10px; }
+details.rule > summary { cursor: pointer; font-weight: 600; padding: 2px 0; }
+.badge { display: inline-block; color: #fff; border-radius: 4px; padding: 0 6px; font-size: 12px; font-weight: 600; vertical-align: 1px; }
+.rule-id { font-family: ui-monospace, SFMono-Regular, Menlo, "DejaVu Sans Mono", monospace; }
+.where { color: var(--muted); font-weight: 400; font-size: 13px; }
+.basis { color: var(--muted); font-size: 13px; margin: 2px 0 6px; }
+.test { border-top: 1px solid var(--line); padding-top: 6px; margin-top: 6px; }
+.test:first-of-type { border-top: 0; margin-top: 0; }
+.test-title { font-weight: 600; }
+.test-title .where { margin-left: 6px; }
+.kv { display: grid; grid-template-columns: 80px 1fr; gap: 2px 10px; margin: 4px 0 6px; }
+.kv dt { color: var(--muted); font-size: 13px; padding-top: 1px; }
+.kv dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.kv dd.received { color: var(--fail); }
+.exchanges { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr)); gap: 8px; align-items: start; }
+pre { margin: 0; background: var(--code-bg); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; overflow: auto;
+  font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+pre + pre, .test > pre { margin-top: 6px; }
+.exchanges > pre { margin: 0; }
+pre .res { color: #0a3069; }
+pre .start { font-weight: 700; }
+details.more { margin: 4px 0; }
+details.more > summary { cursor: pointer; color: var(--muted); font-size: 13px; }
+details.more[open] > summary { margin-bottom: 4px; }
+.grid { display: grid; grid-template-columns: 64px 1fr; gap: 6px 10px; align-items: start; }
+.grid .section { font-weight: 600; color: var(--muted); font-size: 14px; padding-top: 5px; }
+.cells { display: flex; flex-wrap: wrap; gap: 5px; }
+.cell { display: inline-block; min-width: 96px; padding: 3px 8px; border-radius: 5px; color: #fff; text-decoration: none; font-size: 12px; line-height: 1.3; }
+.cell b { display: block; font-size: 13px; }
+.cell.baselined { outline: 2px dashed #fff; outline-offset: -4px; }
+.legend { color: var(--muted); font-size: 13px; margin: 0 0 8px; }
+.legend span { margin-right: 12px; white-space: nowrap; }
+.legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; background: var(--c); }
+.muted { color: var(--muted); font-size: 13px; }
+footer { color: var(--muted); font-size: 13px; margin-top: 24px; }
 `;
 
+/** "MUST: 24 passed, 3 failed · SHOULD: 7 passed": zero counts left out, passed and failed always there. */
 function counts(report: RunReport): string {
+  const order: Outcome[] = ['pass', 'fail', 'error', 'warn', 'skip'];
   return (['MUST', 'SHOULD'] as const)
     .map((level) => {
       const c = report.summary[level];
-      return `<p class="counts"><b>${level}</b> <span>${c.pass} passed</span><span>${c.fail} failed</span><span>${c.warn} warned</span><span>${c.error} errored</span><span>${c.skip} skipped</span></p>`;
+      const parts = order.filter((o) => c[o] > 0 || o === 'pass' || o === 'fail').map((o) => `<span class="${c[o] > 0 ? `n-${o}` : ''}">${c[o]} ${COUNT_LABEL[o]}</span>`);
+      return `<b>${level}</b> ${parts.join(', ')}`;
     })
-    .join('');
+    .join(' · ');
 }
 
-/** Groups rules by the first spec section they cite (§4.2, §5, …), in catalogue order. */
-function bySection(rules: readonly RuleReport[]): Map<string, RuleReport[]> {
-  const groups = new Map<string, RuleReport[]>();
-  for (const r of rules) {
-    const section = /§[\d.]+/.exec(r.section)?.[0] ?? r.section;
-    groups.set(section, [...(groups.get(section) ?? []), r]);
+/** The line under the verdict: which rules decided it. */
+function why(report: RunReport): string {
+  const link = (rules: RuleReport[]): string => rules.map((r) => `<a href="#${r.id}">${r.id}</a>`).join(', ');
+  const failed = report.rules.filter((r) => r.outcome === 'fail' && !r.baselined);
+  const errored = report.rules.filter((r) => r.outcome === 'error');
+  const warned = report.rules.filter((r) => r.outcome === 'warn');
+  const parts: string[] = [];
+  const mustFailed = failed.filter((r) => r.level === 'MUST');
+  const shouldFailed = failed.filter((r) => r.level === 'SHOULD');
+  if (mustFailed.length) parts.push(`${mustFailed.length} MUST rule${mustFailed.length === 1 ? '' : 's'} failed: ${link(mustFailed)}`);
+  if (shouldFailed.length) parts.push(`${shouldFailed.length} SHOULD rule${shouldFailed.length === 1 ? '' : 's'} failed: ${link(shouldFailed)}`);
+  if (errored.length) parts.push(`the suite could not check ${link(errored)}`);
+  if (report.suiteErrors.length) parts.push(`${report.suiteErrors.length} suite error${report.suiteErrors.length === 1 ? '' : 's'}`);
+  if (report.baseline?.expectedFailures.length) parts.push(`failing as the baseline expects: ${link(report.rules.filter((r) => report.baseline?.expectedFailures.includes(r.id)))}`);
+  if (warned.length) parts.push(`SHOULD warning${warned.length === 1 ? '' : 's'}: ${link(warned)}`);
+  if (parts.length === 0) parts.push(`all ${report.rules.length} rules passed`);
+  return parts.join(' · ');
+}
+
+/** The first spec section a rule cites (§4.2, §5, …). */
+function sectionOf(rule: RuleReport): string {
+  return /§[\d.]+/.exec(rule.section)?.[0] ?? rule.section;
+}
+
+/** Orders "§4.10" after "§4.9", and anything that is not a section number last. */
+function compareSections(a: string, b: string): number {
+  const nums = (s: string): number[] => (/^§[\d.]+$/.test(s) ? s.slice(1).split('.').filter(Boolean).map(Number) : [Number.POSITIVE_INFINITY]);
+  const [x, y] = [nums(a), nums(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i += 1) {
+    const d = (x[i] ?? -1) - (y[i] ?? -1);
+    if (d !== 0) return d;
   }
-  return groups;
+  return a.localeCompare(b);
+}
+
+/** The rules grouped by the first spec section they cite, sections in spec order, rules in catalogue order. */
+function bySection(rules: readonly RuleReport[]): Array<[string, RuleReport[]]> {
+  const groups = new Map<string, RuleReport[]>();
+  for (const r of rules) groups.set(sectionOf(r), [...(groups.get(sectionOf(r)) ?? []), r]);
+  return [...groups].sort(([a], [b]) => compareSections(a, b));
 }
 
 function grid(report: RunReport): string {
-  return [...bySection(report.rules)]
-    .map(([section, rules]) => `<div class="section"><h3>${escapeHtml(section)}</h3><div class="grid">${rules
-      .map((r) => `<a class="cell ${r.outcome}${r.baselined ? ' baselined' : ''}" href="#${r.id}" title="${escapeHtml(r.statement)}"><b>${r.id}</b>${r.level} · ${OUTCOME_LABEL[r.outcome]}${r.baselined ? ' (baseline)' : ''}</a>`)
-      .join('')}</div></div>`)
+  const present = (['pass', 'fail', 'warn', 'error', 'skip'] as const).filter((o) => report.rules.some((r) => r.outcome === o));
+  const legend = `<p class="legend">${present.map((o) => `<span class="o-${o}"><i></i>${OUTCOME_MARK[o]} ${OUTCOME_LABEL[o]}</span>`).join('')}${report.rules.some((r) => r.baselined) ? '<span>dashed: in the baseline</span>' : ''}</p>`;
+  const rows = bySection(report.rules)
+    .map(([section, rules]) => `<div class="section">${escapeHtml(section)}</div><div class="cells">${rules
+      .map((r) => `<a class="cell o-${r.outcome}${r.baselined ? ' baselined' : ''}" href="#${r.id}" title="${escapeHtml(`${r.id} (${r.level}, ${r.section}): ${r.statement}`)}"><b>${r.id}</b>${OUTCOME_MARK[r.outcome]} ${r.level} ${OUTCOME_LABEL[r.outcome]}${r.baselined ? ' (baseline)' : ''}</a>`)
+      .join('')}</div>`)
     .join('');
+  return `${legend}<div class="grid">${rows}</div>`;
 }
 
-function testDetail(t: TestReport): string {
-  const parts = [`<div class="test"><b>${escapeHtml(t.title)}</b> <span class="muted">${OUTCOME_LABEL[t.outcome]} · ${t.durationMs} ms${t.runs ? ` · runs ${escapeHtml(t.runs)}` : ''}</span>`];
-  for (const f of t.failures ?? []) {
+/** An HTTP transcript, request lines and response lines told apart; every line escaped. */
+function exchange(x: Exchange): string {
+  const lines = formatExchange(x, '').split('\n');
+  let seenResponse = false;
+  const html = lines.map((line) => {
+    const response = line.startsWith('<');
+    const start = (!response && line === lines[0]) || (response && !seenResponse);
+    if (response) seenResponse = true;
+    return `<span class="${response ? 'res' : 'req'}${start ? ' start' : ''}">${escapeHtml(line)}</span>`;
+  });
+  return `<pre class="exchange">${html.join('\n')}</pre>`;
+}
+
+function failureDetail(f: FailureReport, showExchanges: boolean): string {
+  const parts: string[] = [];
+  if (f.expected !== undefined || f.received !== undefined || f.note) {
     parts.push('<dl class="kv">');
-    if (f.expected !== undefined) parts.push(`<dt>expected</dt><dd>${escapeHtml(f.expected)}</dd>`);
-    if (f.received !== undefined) parts.push(`<dt>received</dt><dd>${escapeHtml(f.received)}</dd>`);
-    if (f.note) parts.push(`<dt>note</dt><dd>${escapeHtml(f.note)}</dd>`);
+    if (f.expected !== undefined) parts.push(`<dt>expected</dt><dd class="expected">${escapeHtml(f.expected)}</dd>`);
+    if (f.received !== undefined) parts.push(`<dt>received</dt><dd class="received">${escapeHtml(f.received)}</dd>`);
+    if (f.note) parts.push(`<dt>note</dt><dd class="note">${escapeHtml(f.note)}</dd>`);
     parts.push('</dl>');
-    for (const x of f.exchanges ?? []) parts.push(`<pre>${escapeHtml(formatExchange(x, ''))}</pre>`);
-    if (f.expected === undefined) parts.push(`<pre>${escapeHtml(f.message)}</pre>`);
   }
-  for (const e of t.errors ?? []) parts.push(`<pre>${escapeHtml(e)}</pre>`);
-  for (const w of t.warnings ?? []) parts.push(`<p>${escapeHtml(w)}</p>`);
+  if (f.expected === undefined) parts.push(`<pre class="message">${escapeHtml(f.message)}</pre>`);
+  const xs = f.exchanges ?? [];
+  if (xs.length) {
+    const body = `<div class="exchanges">${xs.map(exchange).join('')}</div>`;
+    parts.push(showExchanges ? body : `<details class="more"><summary>The ${xs.length === 1 ? 'exchange' : `${xs.length} exchanges`}</summary>${body}</details>`);
+  }
+  return parts.join('');
+}
+
+/** One test of a rule; only the first failure of a rule shows its exchanges open, the rest fold them. */
+function testDetail(t: TestReport, first: boolean): string {
+  const parts = [`<div class="test"><div class="test-title">${escapeHtml(t.title)}<span class="where">${OUTCOME_LABEL[t.outcome]} · ${t.durationMs} ms${t.runs ? ` · runs ${escapeHtml(t.runs)}` : ''}</span></div>`];
+  for (const [i, f] of (t.failures ?? []).entries()) parts.push(failureDetail(f, first && i === 0));
+  for (const e of t.errors ?? []) parts.push(`<pre class="message">${escapeHtml(e)}</pre>`);
+  for (const w of t.warnings ?? []) parts.push(`<pre class="message">${escapeHtml(w)}</pre>`);
   if (t.skipReason) parts.push(`<p class="muted">${escapeHtml(t.skipReason)}</p>`);
   parts.push('</div>');
   return parts.join('');
@@ -95,8 +194,16 @@ function testDetail(t: TestReport): string {
 
 function ruleDetail(r: RuleReport, open: boolean): string {
   const tests = r.tests.filter((t) => t.outcome !== 'pass');
-  return `<details class="rule ${r.outcome}" id="${r.id}"${open ? ' open' : ''}><summary>${r.id} (${r.level}, ${escapeHtml(r.section)}) — ${OUTCOME_LABEL[r.outcome]}${r.baselined ? ', in the baseline' : ''}: ${escapeHtml(r.statement)}</summary>
-<p class="muted">${escapeHtml(r.basis)}</p>${tests.map(testDetail).join('')}</details>`;
+  const passed = r.tests.length - tests.length;
+  return `<details class="rule o-${r.outcome}" id="${r.id}" data-rule="${r.id}"${open ? ' open' : ''}><summary><span class="badge">${OUTCOME_MARK[r.outcome]} ${OUTCOME_LABEL[r.outcome]}</span> <span class="rule-id">${r.id}</span> <span class="where">${r.level} · ${escapeHtml(r.section)}${r.baselined ? ' · in the baseline' : ''}</span> ${escapeHtml(r.statement)}</summary>
+<p class="basis">${escapeHtml(r.basis)}${passed ? ` · ${passed} of ${r.tests.length} tests passed` : ''}</p>${tests.map((t, i) => testDetail(t, i === 0)).join('')}</details>`;
+}
+
+/** "Failures", "Suite errors in rules" or both, as the rules in the section are. */
+function problemsHeading(problems: readonly RuleReport[]): string {
+  const failed = problems.some((r) => r.outcome === 'fail');
+  const errored = problems.some((r) => r.outcome === 'error');
+  return failed && errored ? 'Failures and rules the suite could not check' : failed ? 'Failures' : 'Rules the suite could not check';
 }
 
 /** Renders the report as one self-contained HTML page. */
@@ -111,16 +218,16 @@ export function renderHtml(report: RunReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Widget Service conformance: ${escapeHtml(verdict.label)}</title><style>${STYLE}</style></head>
 <body><header class="${verdict.css}"><h1>${escapeHtml(verdict.label)}</h1>
-<p>Target: ${escapeHtml(report.target)}${report.target === report.baseUrl ? '' : ` (${escapeHtml(report.baseUrl)})`}</p>
-<p>${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict: SHOULD violations fail' : ''} · exit code ${report.exitCode}</p></header>
-<main>${counts(report)}
-${report.baseline?.nowPassing.length ? `<p>Baseline rules that now pass (remove them from ${escapeHtml(report.baseline.file)}): ${report.baseline.nowPassing.join(', ')}</p>` : ''}
-${report.suiteErrors.map((e) => `<pre>${escapeHtml(e)}</pre>`).join('')}
-${problems.length ? `<h2>Failures</h2>${problems.map((r) => ruleDetail(r, true)).join('')}` : ''}
+<p class="why">${why(report)}</p>
+<p class="meta">Target ${escapeHtml(report.target)}${report.target === report.baseUrl ? '' : ` (${escapeHtml(report.baseUrl)})`} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict: SHOULD violations fail' : ''} · exit code ${report.exitCode}</p></header>
+<main><p class="counts">${counts(report)}</p>
+${report.baseline?.nowPassing.length ? `<p class="notice">Baseline rules that now pass (remove them from ${escapeHtml(report.baseline.file)}): ${report.baseline.nowPassing.map(escapeHtml).join(', ')}</p>` : ''}
+${report.suiteErrors.length ? `<h2>Suite errors</h2>${report.suiteErrors.map((e) => `<pre class="message">${escapeHtml(e)}</pre>`).join('')}` : ''}
+${problems.length ? `<h2>${problemsHeading(problems)}</h2>${problems.map((r) => ruleDetail(r, true)).join('')}` : ''}
 <h2>Rules by spec section</h2>${grid(report)}
 ${warnings.length ? `<h2>Warnings (SHOULD)</h2>${warnings.map((r) => ruleDetail(r, false)).join('')}` : ''}
 ${skipped.length ? `<h2>Skipped</h2>${skipped.map((r) => ruleDetail(r, false)).join('')}` : ''}
-<p class="muted">widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${report.cleanup.problems.length ? escapeHtml(report.cleanup.problems.join('; ')) : `nothing left behind`}</p>
+<footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${report.cleanup.problems.length ? escapeHtml(report.cleanup.problems.join('; ')) : `nothing left behind${report.cleanup.deleted ? ` (the final sweep deleted ${report.cleanup.deleted} widget(s))` : ''}`}</footer>
 </main></body></html>
 `;
 }
