@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AuthOverride, WidgetApi } from '../src/api.ts';
-import { createOrFail, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { createOrFail, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { preview } from '../src/schema.ts';
@@ -111,12 +111,16 @@ for (const bad of BAD_CREDENTIALS) {
   rule('AUTH-4', `delete with ${bad.label} fails and leaves the widget as it was`, async (t) => {
     await skipIfInapplicable(t, bad);
     const widget = await createOrFail(t);
+    // Compared with the owner's own retrieve just before, so that only the refused delete is judged.
+    const before = await t.api.retrieve(widget.id);
     const res = await removeWith(t, bad, widget.id);
     const after = await t.api.retrieve(widget.id);
-    const still = after.status >= 200 && after.status < 300 ? (after.json as Json | undefined) : undefined;
-    t.check(!(res.status >= 200 && res.status < 300) && still?.id === widget.id && still?.name === widget.name, () => ({
-      expected: `a non-2xx answer, and the owner still retrieves widget ${preview(widget.id)} unchanged`,
-      received: `the delete answered ${res.status}; the owner's retrieve then answered ${after.status}${still ? ` with ${preview(still)}` : ''}`,
+    const body = (r: ApiResponse): Json | undefined => (r.status >= 200 && r.status < 300 ? (r.json as Json | undefined) : undefined);
+    const [was, is] = [body(before), body(after)];
+    const changed = was && is ? differingFields(was, is) : [];
+    t.check(!(res.status >= 200 && res.status < 300) && (was === undefined || (is !== undefined && changed.length === 0)), () => ({
+      expected: `a non-2xx answer, and the owner still retrieves widget ${preview(widget.id)} as before`,
+      received: `the delete answered ${res.status}; the owner's retrieve then answered ${after.status}${is && changed.length ? ` with ${changed.map((k) => `${k} ${preview(is[k])}`).join(', ')}` : ''}`,
       exchanges: [res.exchange, after.exchange],
     }));
   });

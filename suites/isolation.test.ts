@@ -63,13 +63,17 @@ rule('ISO-2', "the second account cannot retrieve the first account's widget", a
 
 rule('ISO-3', "the second account's delete of the first account's widget leaves it unchanged", async (t) => {
   const mine = await createIn(t, t.api);
+  // Compared with the owner's own retrieve just before, so that only the other account's delete is judged.
+  const before = await t.api.retrieve(mine.id);
+  expect2xx(t, before, 'the owner\'s retrieve of the widget it just created');
+  const was = jsonObject(t, before, 'the owner\'s widget');
   const del = await t.second.remove(mine.id);
   const after = await t.api.retrieve(mine.id);
   expect2xx(t, after, `the owner's retrieve of its widget after another account tried to delete it (the delete answered ${del.status})`);
   const got = jsonObject(t, after, 'the owner\'s widget');
-  const changed = differingFields(mine, got);
+  const changed = differingFields(was, got);
   t.check(changed.length === 0, () => ({
-    expected: `the widget unchanged: ${changed.map((k) => `${k} ${preview(mine[k])}`).join(', ')}`,
+    expected: `the widget as it was before the other account's delete: ${changed.map((k) => `${k} ${preview(was[k])}`).join(', ')}`,
     received: changed.map((k) => `${k} ${preview(got[k])}`).join(', '),
     exchanges: [del.exchange, after.exchange],
   }));

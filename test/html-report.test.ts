@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { HttpError, ReferenceService, type Reply, type WidgetJson } from '../src/reference/service.ts';
+import type { WidgetInput } from '../src/reference/store.ts';
 import type { FailureReport, RunReport } from '../src/report/model.ts';
 import { TOKENS } from './servers/faults.ts';
 import { runAgainst } from './servers/serve.ts';
@@ -24,14 +25,20 @@ const SCRIPT = '<script>window.__pwned=1</script>';
 const BREAKOUT = '</pre><h1>injected</h1>';
 const HOSTILE = `${IMG} ${SCRIPT} ${BREAKOUT}`;
 
-/** The fault under test: retrieve drops the description (CRUD-4), and names the widget with markup. */
+/** The faults under test: retrieve drops the description (CRUD-4), and names the widget with markup. */
 const FAILING_RULE = 'CRUD-4';
 
 /**
- * The reference service with one fault (retrieve answers the widget without its description,
- * and with markup appended to its name) whose every Error message also carries markup.
+ * The reference service with two faults (retrieve answers the widget without its description
+ * and with markup appended to its name; a number as name answers 500, so MAL-2's failure shows
+ * an Error object in its exchange) whose every Error message also carries markup.
  */
 class HostileService extends ReferenceService {
+  protected override validateCreate(value: unknown): WidgetInput {
+    if (typeof (value as { name?: unknown } | null)?.name === 'number') throw new HttpError(500, 'internal_error', 'cannot read the name');
+    return super.validateCreate(value);
+  }
+
   protected override retrieve(account: string, id: string): Reply {
     const reply = super.retrieve(account, id);
     const { description: _dropped, ...rest } = reply.body as WidgetJson;
