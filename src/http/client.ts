@@ -94,11 +94,13 @@ export class HttpClient {
   /** Sends one request; retries 429 (and 503 with Retry-After) within the budget. Throws only SuiteErrors. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     const url = this.url(path, opts.query);
-    // While a request the server throttled is being retried, no new request starts: a 429 asks
-    // the client to slow down, and the retry should not compete with fresh requests.
-    while (this.throttled) await this.throttled.promise;
-    // The whole exchange, retries and waits included, holds one slot.
-    return this.limiter.run(() => this.withRetries(method, url, opts));
+    // The whole exchange, retries and waits included, holds one slot. While a request the server
+    // throttled is being retried, no other request goes out (even one that already has a slot):
+    // a 429 asks the client to slow down, and the retry must not compete with fresh requests.
+    return this.limiter.run(async () => {
+      while (this.throttled) await this.throttled.promise;
+      return this.withRetries(method, url, opts);
+    });
   }
 
   private async withRetries(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
