@@ -34,3 +34,18 @@ describe.concurrent('property rules', () => {
     });
   }
 });
+
+describe('a property failure', () => {
+  test('replays: the same seed gives the same shrunk counterexample', async () => {
+    const fault = PROPERTY_FAULTS.find((f) => f.name === 'trims-names')!;
+    const counterexample = async (): Promise<string> => {
+      const run = await runAgainst(fault.make(), ['--only', 'PROP-1', '--seed', '42']);
+      const failure = run.report?.rules.find((r) => r.id === 'PROP-1')?.tests.flatMap((t) => t.failures ?? [])[0];
+      expect(failure, explain(run)).toBeDefined();
+      // The run marker differs between runs; the shrunk values and the fast-check path do not.
+      return `${failure!.expected} | ${failure!.received} | ${failure!.note?.split('\n').find((l) => l.startsWith('fast-check'))}`;
+    };
+    const [first, second] = [await counterexample(), await counterexample()];
+    expect(second).toBe(first);
+  });
+});
