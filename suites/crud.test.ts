@@ -3,7 +3,7 @@
  * and DEL-1..3. Every widget is created by the test that uses it and carries the run marker.
  */
 import { createdWidget, createOrFail, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, type Json } from '../src/harness/checks.ts';
-import { foreignId, unknownIdLike } from '../src/harness/ids.ts';
+import { foreignId, freshUnknownId } from '../src/harness/ids.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { parseRfc3339, preview } from '../src/schema.ts';
@@ -11,9 +11,9 @@ import { parseRfc3339, preview } from '../src/schema.ts';
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
 const ID_SAMPLE = 5;
 
-/** An id shaped like the server's own, naming no widget (for checks that compare answers). */
+/** An id shaped like the server's own that names no widget of the account (checked before use). */
 async function unknownWellFormedId(t: RuleContext): Promise<string> {
-  return unknownIdLike((await createOrFail(t, { name: t.name() })).id);
+  return freshUnknownId(t.api, (await createOrFail(t)).id);
 }
 
 /** The documented responses whose format FMT-1 checks, each obtained fresh by its test. */

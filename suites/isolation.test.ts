@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../src/api.ts';
 import { createdWidget, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, type Json } from '../src/harness/checks.ts';
-import { unknownIdLike } from '../src/harness/ids.ts';
+import { freshUnknownId } from '../src/harness/ids.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { preview } from '../src/schema.ts';
@@ -107,7 +107,8 @@ const ORACLE_OPERATIONS = [
 for (const op of ORACLE_OPERATIONS) {
   rule('ISO-5', `${op.verb} another account's widget answers exactly as ${op.verb} an id that never existed`, async (t) => {
     const mine = await createIn(t, t.api);
-    const [foreign, unknown] = await Promise.all([op.send(t.second, mine.id), op.send(t.second, unknownIdLike(mine.id))]);
+    const never = await freshUnknownId(t.second, mine.id);
+    const [foreign, unknown] = await Promise.all([op.send(t.second, mine.id), op.send(t.second, never)]);
     const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
     t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
       expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,

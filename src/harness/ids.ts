@@ -4,6 +4,7 @@
  * check that compares answers uses an unknown id shaped like the server's own ids.
  */
 import { randomBytes, randomInt } from 'node:crypto';
+import type { WidgetApi } from '../api.ts';
 
 /** How many trailing characters of a real id are replaced to make an unknown one. */
 const MUTATED_TAIL = 8;
@@ -48,4 +49,22 @@ export function unknownIdLike(model: string): string {
   const out = chars.join('');
   // Vanishingly unlikely, but an unchanged id would be the model itself.
   return out === model ? `${model}0` : out;
+}
+
+/** Candidates tried before falling back to an id in a foreign format. */
+const CANDIDATES = 3;
+
+/**
+ * An id shaped like `model` that names no widget of this account, checked with a retrieve
+ * first: a delete of it can never touch a widget the suite did not create, and a check that
+ * expects "unknown" is never handed an id that happens to exist.
+ */
+export async function freshUnknownId(api: WidgetApi, model: string): Promise<string> {
+  for (let i = 0; i < CANDIDATES; i += 1) {
+    const id = unknownIdLike(model);
+    const res = await api.retrieve(id);
+    const found = res.status >= 200 && res.status < 300 && (res.json as { id?: unknown } | undefined)?.id === id;
+    if (!found) return id;
+  }
+  return foreignId();
 }
