@@ -1,7 +1,7 @@
 /**
  * The Widget Service operations (§4) on top of the HTTP client, bound to one account's token.
- * Every successful create is reported to `onCreated` (and delete to `onDeleted`), so whatever
- * the suite creates is known and deleted at the end.
+ * Every successful create and delete is reported to the run's hooks, so whatever the suite
+ * creates is known and deleted at the end.
  */
 import type { ApiResponse, HttpClient } from './http/client.ts';
 
@@ -25,6 +25,18 @@ export interface CreateOptions {
   readonly raw?: string;
 }
 
+/** What the run hooks into every account's writes. */
+export interface ApiHooks {
+  /** Called for every create answered 2xx with an id: the widget is registered for cleanup. */
+  readonly onCreated?: (account: WidgetApi, id: string) => void;
+  /** Called for every delete answered 2xx with the account's own token. */
+  readonly onDeleted?: (account: WidgetApi, id: string) => void;
+  /** Throws to refuse a create before it is sent (once the run is cancelled, nothing new may be created). */
+  readonly beforeCreate?: () => void;
+  /** Runs each create and delete (see QuietGate: walks that must see everything wait for them). */
+  readonly write?: <T>(send: () => Promise<T>) => Promise<T>;
+}
+
 /** One account's view of the service. */
 export class WidgetApi {
   constructor(
@@ -32,10 +44,7 @@ export class WidgetApi {
     private readonly token: string,
     /** "primary" or "second": which account, for messages. */
     readonly account: string,
-    private readonly onCreated: (account: WidgetApi, id: string) => void = () => {},
-    private readonly onDeleted: (account: WidgetApi, id: string) => void = () => {},
-    /** Throws to refuse a create before it is sent (once the run is cancelled, nothing new may be created). */
-    private readonly beforeCreate: () => void = () => {},
+    private readonly hooks: ApiHooks = {},
   ) {}
 
   private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}): Record<string, string> {
@@ -61,10 +70,10 @@ export class WidgetApi {
     const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
     const headers = this.headers(opts.auth, contentType === null ? {} : { 'content-type': contentType });
     const raw = opts.raw ?? JSON.stringify(body);
-    this.beforeCreate();
-    const res = await this.http.request('POST', '/widgets', { headers, body: raw });
+    this.hooks.beforeCreate?.();
+    const res = await this.writing(() => this.http.request('POST', '/widgets', { headers, body: raw }));
     const id = (res.json as { id?: unknown } | undefined)?.id;
-    if (res.status >= 200 && res.status < 300 && typeof id === 'string' && id !== '') this.onCreated(this, id);
+    if (res.status >= 200 && res.status < 300 && typeof id === 'string' && id !== '') this.hooks.onCreated?.(this, id);
     return res;
   }
 
@@ -75,8 +84,12 @@ export class WidgetApi {
 
   /** DELETE /widgets/{id} (§4.4); a 2xx answer with this account's own token unregisters the widget. */
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
-    const res = await this.http.request('DELETE', `/widgets/${encodeURIComponent(id)}`, { headers: this.headers(auth) });
-    if (!auth && res.status >= 200 && res.status < 300) this.onDeleted(this, id);
+    const res = await this.writing(() => this.http.request('DELETE', `/widgets/${encodeURIComponent(id)}`, { headers: this.headers(auth) }));
+    if (!auth && res.status >= 200 && res.status < 300) this.hooks.onDeleted?.(this, id);
     return res;
+  }
+
+  private writing(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
+    return this.hooks.write ? this.hooks.write(send) : send();
   }
 }

@@ -16,8 +16,6 @@ import { checkProperty } from '../src/harness/property.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
 import { preview } from '../src/schema.ts';
-import { walkAll } from '../src/sweep.ts';
-import { walkBudget } from '../src/walk.ts';
 
 /** Most commands in one sequence. */
 const MAX_COMMANDS = 10;
@@ -113,7 +111,7 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
   constructor(readonly who: Who) {}
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
-    const walk = await walkAll(r.apis[this.who], walkBudget(r.t.settings.maxWidgets));
+    const walk = await r.t.listAfter(r.apis[this.who], performance.now());
     requireComplete(walk, `compare the ${this.who} account's list with the model`);
     const own = m.live[this.who];
     const listedOfRun = [...walk.widgets.keys()].filter((id) => m.issued.has(id));

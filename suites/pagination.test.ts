@@ -62,7 +62,7 @@ const walks = new Map<number, Promise<WalkResult>>();
 async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult; set: Fixture }> {
   const set = await theSet(t);
   let walk = walks.get(limit);
-  if (!walk) walks.set(limit, (walk = walkPages(t.api, { limit, maxPages: set.maxPages })));
+  if (!walk) walks.set(limit, (walk = t.quietly(() => walkPages(t.api, { limit, maxPages: set.maxPages }))));
   return { walk: await walk, set };
 }
 

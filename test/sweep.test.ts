@@ -21,7 +21,7 @@ afterEach(async () => {
 function apiFor(baseUrl: string, token: string, account: string, onDeleted?: (api: WidgetApi, id: string) => void): WidgetApi {
   const http = new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [token] });
   clients.push(http);
-  return new WidgetApi(http, token, account, undefined, onDeleted);
+  return new WidgetApi(http, token, account, { onDeleted });
 }
 
 /** Creates a widget and returns its id. */

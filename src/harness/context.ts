@@ -8,6 +8,7 @@ import { isCancelled } from './cancel.ts';
 import { WidgetApi } from '../api.ts';
 import { HttpClient } from '../http/client.ts';
 import { settings, type SuiteSettings } from './settings.ts';
+import { QuietGate } from './quiet.ts';
 import { Snapshots } from './snapshots.ts';
 
 export interface RunContext {
@@ -19,6 +20,8 @@ export interface RunContext {
   readonly second?: WidgetApi;
   /** Shared full walks of each account (see snapshots.ts). */
   readonly snapshots: Snapshots;
+  /** Keeps the suite's own writes out of walks that must see every widget (see quiet.ts). */
+  readonly gate: QuietGate;
   /** Widgets created and not yet known to be deleted, per account. */
   readonly created: Map<WidgetApi, Set<string>>;
 }
@@ -51,9 +54,11 @@ export function runContext(): RunContext {
   const beforeCreate = (): void => {
     if (isCancelled(s.statsDir)) throw new SuiteError('the run was interrupted: no more widgets are created', 'ERR_CANCELLED');
   };
-  const primary = new WidgetApi(http, s.token, 'primary', register, unregister, beforeCreate);
-  const second = s.secondToken ? new WidgetApi(http, s.secondToken, 'second', register, unregister, beforeCreate) : undefined;
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets), created };
+  const gate = new QuietGate();
+  const hooks = { onCreated: register, onDeleted: unregister, beforeCreate, write: <T>(send: () => Promise<T>) => gate.write(send) };
+  const primary = new WidgetApi(http, s.token, 'primary', hooks);
+  const second = s.secondToken ? new WidgetApi(http, s.secondToken, 'second', hooks) : undefined;
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, created };
   holder[KEY] = ctx;
   return ctx;
 }

@@ -35,6 +35,8 @@ export interface RuleContext {
   skip(reason: string): Promise<never>;
   /** A complete walk of the account's list begun after `since` (a performance.now() reading), shared with other tests. */
   listAfter(api: WidgetApi, since: number): Promise<WalkResult>;
+  /** Runs a walk while none of the suite's own writes is in flight (see quiet.ts). */
+  quietly<T>(walk: () => Promise<T>): Promise<T>;
 }
 
 export interface RuleOptions {
@@ -102,6 +104,7 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
     },
     skip,
     listAfter: (account, since) => run.snapshots.after(account, since),
+    quietly: (walk) => run.gate.quiet(walk),
   };
 }
 

@@ -8,6 +8,7 @@ import type { WidgetApi } from '../api.ts';
 import { InconclusiveError } from '../errors.ts';
 import { walkAll } from '../sweep.ts';
 import { describeEnd, walkBudget, type WalkResult } from '../walk.ts';
+import type { QuietGate } from './quiet.ts';
 
 interface Walk {
   readonly startedAt: number;
@@ -20,7 +21,10 @@ export class Snapshots {
   private readonly latest = new Map<WidgetApi, Walk>();
   private readonly queued = new Map<WidgetApi, Promise<WalkResult>>();
 
-  constructor(private readonly maxWidgets: number) {}
+  constructor(
+    private readonly maxWidgets: number,
+    private readonly gate: QuietGate,
+  ) {}
 
   /** A complete walk of the account begun after `since` (a performance.now() reading). */
   after(api: WidgetApi, since: number): Promise<WalkResult> {
@@ -41,7 +45,7 @@ export class Snapshots {
 
   private start(api: WidgetApi): Walk {
     this.queued.delete(api);
-    const walk: Walk = { startedAt: performance.now(), promise: walkAll(api, walkBudget(this.maxWidgets)), settled: false };
+    const walk: Walk = { startedAt: performance.now(), promise: this.gate.quiet(() => walkAll(api, walkBudget(this.maxWidgets))), settled: false };
     walk.promise.then(
       () => (walk.settled = true),
       () => (walk.settled = true),

@@ -3,7 +3,7 @@
  * rule the suite must fail it on. `npm run test:self` proves each is caught by that rule.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_PREFIX, DEFAULT_TOKENS, HttpError, ReferenceService, type CursorPosition, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
+import { API_PREFIX, DEFAULT_TOKENS, HttpError, ReferenceService, type ReferenceServiceOptions, type CursorPosition, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput, type WidgetPage } from '../../src/reference/store.ts';
 import type { TestServer } from './serve.ts';
 
@@ -579,7 +579,7 @@ export const FORMAT_FAULTS: readonly FaultCase[] = [
 ];
 
 /** Plain offset pagination over the current list: exactly-once when nothing changes, not under writes. */
-function offsetPaged(order: 'oldest-first' | 'newest-first'): ReferenceService {
+export function offsetPaged(order: 'oldest-first' | 'newest-first', options: ReferenceServiceOptions = {}): ReferenceService {
   return new (class extends ReferenceService {
     protected override list(account: string, query: URLSearchParams): Reply {
       const { limit, afterSeq: offset = 0 } = this.parseListQuery(account, query);
@@ -588,7 +588,7 @@ function offsetPaged(order: 'oldest-first' | 'newest-first'): ReferenceService {
       const hasMore = offset + limit < all.length;
       return pageReply(all.slice(offset, offset + limit).map((w) => this.toJson(w)), hasMore, hasMore ? this.encodeCursor({ account, seq: offset + limit }) : undefined);
     }
-  })();
+  })(options);
 }
 
 /** Faults found by reviewing the suite against its own blind spots. */

@@ -45,7 +45,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
-import { TOKENS } from './faults.ts';
+import { offsetPaged, TOKENS } from './faults.ts';
 import type { TestServer } from './serve.ts';
 
 export interface VariantCase {
@@ -515,6 +515,11 @@ export const VARIANTS: readonly VariantCase[] = [
       'every 7th request of each caller answered 429 with Retry-After: 0; ULID ids, 400 for an id that is not a ULID, 404 for an unknown ULID; ' +
       'created_at in whole seconds; Error codes namespaced ("widgets.not_found") with extra fields; default limit 3, limit clamped to 1000',
     make: () => ({ tokens: TOKENS, handler: new RateLimitedService() }),
+  },
+  {
+    name: 'offset-pagination-oldest-first-max-3',
+    description: 'oldest first with plain offset cursors and limits clamped to 3, so every walk spans many pages: exactly-once in a quiet account, not under concurrent writes (only PAGE-7, a SHOULD, asks for that)',
+    make: () => ({ tokens: TOKENS, handler: offsetPaged('oldest-first', { defaultLimit: 3, maxLimit: 3 }) }),
   },
 ];
 
