@@ -214,7 +214,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'PROP-2', level: 'MUST', section: '§2, §4.2',
-    statement: 'Ordinary input is accepted: a name of 1 to 32 printable ASCII characters and a description of 0 to 64.',
+    statement: 'Ordinary input is accepted: a name of 1 to 32 printable ASCII characters and a description of 0 to 64 (neither blank nor padded with spaces).',
     basis: '§4.2 request body: "name string required; description string not required".',
   },
   {

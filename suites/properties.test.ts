@@ -101,13 +101,14 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
 roundTrip('name', hardString);
 roundTrip('description', hardDescription);
 
-rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of 0 to 64 printable ASCII characters', async (t) => {
+rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of 0 to 64 printable ASCII characters, no space at the ends', async (t) => {
   const ordinary = fc.record({ name: ordinaryName, description: ordinaryDescription });
   await checkProperty(t, 'ordinary', [fc.array(ordinary, PER_RUN)], async (values) => {
-    // The marker takes the place of the description's first characters, keeping it ordinary (at most 64).
+    // The tag takes the place of the description's first characters, keeping it ordinary (at most 64, unpadded).
     const bodies = values.map(({ name, description }) => {
-      const tag = `${t.name()} `;
-      return { name, description: tag + description.slice(0, Math.max(0, 64 - tag.length)) };
+      const tag = t.name();
+      const rest = description.slice(0, Math.max(0, 64 - tag.length - 1)).trimEnd();
+      return { name, description: rest === '' ? tag : `${tag} ${rest}` };
     });
     const responses = await Promise.all(bodies.map((body) => t.api.create(body)));
     try {

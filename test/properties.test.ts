@@ -4,7 +4,7 @@
  * strict name limits must pass. A caught failure must carry a replay command.
  */
 import { describe, expect, test } from 'vitest';
-import { PROPERTY_FAULTS, STRICT_NAMES } from './servers/property-faults.ts';
+import { CONFORMANT_LIMITS, PROPERTY_FAULTS } from './servers/property-faults.ts';
 import { runAgainst } from './servers/serve.ts';
 import { explain, outcomesOf } from './support/suite-runner.ts';
 
@@ -26,12 +26,14 @@ describe.concurrent('property rules', () => {
     }
   }
 
-  for (const seed of SEEDS) {
-    test(`pass the conformant server "${STRICT_NAMES.name}" (${STRICT_NAMES.description}) with seed ${seed}`, async () => {
-      const run = await runAgainst(STRICT_NAMES.make(), ['--only', 'PROP', '--seed', String(seed)]);
-      expect(run.exitCode, explain(run)).toBe(0);
-      expect(outcomesOf(run.report), explain(run)).toEqual({ 'PROP-1': 'pass', 'PROP-2': 'pass', 'PROP-3': 'pass' });
-    });
+  for (const server of CONFORMANT_LIMITS) {
+    for (const seed of SEEDS) {
+      test(`pass the conformant server "${server.name}" (${server.description}) with seed ${seed}`, async () => {
+        const run = await runAgainst(server.make(), ['--only', 'PROP', '--seed', String(seed)]);
+        expect(run.exitCode, explain(run)).toBe(0);
+        expect(outcomesOf(run.report), explain(run)).toEqual({ 'PROP-1': 'pass', 'PROP-2': 'pass', 'PROP-3': 'pass' });
+      });
+    }
   }
 });
 

@@ -65,11 +65,20 @@ export const hardDescription: fc.Arbitrary<string> = fc.oneof({ arbitrary: hardS
 
 const printableAscii = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
 
-/** Ordinary input every server accepts (PROP-2): 1 to 32 printable ASCII characters. */
-export const ordinaryName: fc.Arbitrary<string> = fc.string({ unit: printableAscii, minLength: 1, maxLength: 32 });
+/**
+ * No space at either end: a server may refuse blank names or names padded with spaces (a
+ * validation choice the spec leaves open); what it may not do is refuse plain text.
+ */
+const unpadded = (s: string): string => s.replace(/^ +| +$/g, '');
 
-/** Ordinary descriptions: 0 to 64 printable ASCII characters. */
-export const ordinaryDescription: fc.Arbitrary<string> = fc.string({ unit: printableAscii, minLength: 0, maxLength: 64 });
+/** Ordinary input every server accepts (PROP-2): 1 to 32 printable ASCII characters, not blank, no space at the ends. */
+export const ordinaryName: fc.Arbitrary<string> = fc
+  .string({ unit: printableAscii, minLength: 1, maxLength: 32 })
+  .map(unpadded)
+  .filter((s) => s.length > 0);
+
+/** Ordinary descriptions: 0 to 64 printable ASCII characters, no space at the ends. */
+export const ordinaryDescription: fc.Arbitrary<string> = fc.string({ unit: printableAscii, minLength: 0, maxLength: 64 }).map(unpadded);
 
 /** A string for a failure message: JSON-escaped, with the code points of anything outside printable ASCII. */
 export function describeString(value: unknown): string {

@@ -91,3 +91,22 @@ export const STRICT_NAMES: { name: string; description: string; make(): TestServ
     }
   })()),
 };
+
+/** Conformant: refuses blank names and names or descriptions with white space at either end. */
+export const NO_PADDING: { name: string; description: string; make(): TestServer } = {
+  name: 'no-padding',
+  description: 'refuses blank names, and names or descriptions with white space at either end, with a 400 Error',
+  make: () => serve(new (class extends ReferenceService {
+    protected override validateCreate(value: unknown): WidgetInput {
+      const input = super.validateCreate(value);
+      const padded = (v: string | undefined): boolean => v !== undefined && v !== v.trim();
+      if (input.name.trim() === '' || padded(input.name) || padded(input.description)) {
+        throw new HttpError(400, 'invalid_whitespace', 'name must not be blank, and neither name nor description may start or end with white space.');
+      }
+      return input;
+    }
+  })()),
+};
+
+/** Conformant servers with limits on names the spec allows: each must pass the property rules from every seed. */
+export const CONFORMANT_LIMITS = [STRICT_NAMES, NO_PADDING];
