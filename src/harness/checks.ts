@@ -134,7 +134,17 @@ export function sameInstant(a: unknown, b: unknown): boolean {
   return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
 }
 
+/**
+ * Same description: an empty description and none are one and the same (the field is
+ * optional in responses), whichever a server chooses to send; any other difference counts.
+ */
+export function sameDescription(a: unknown, b: unknown): boolean {
+  return (a === undefined || a === '') && (b === undefined || b === '') ? true : a === b;
+}
+
 /** The Widget fields in which `got` differs from `want` (created_at compared as an instant). */
 export function differingFields(want: Json, got: Json): Array<(typeof WIDGET_FIELDS)[number]> {
-  return WIDGET_FIELDS.filter((k) => (k === 'created_at' ? !sameInstant(got[k], want[k]) : got[k] !== want[k]));
+  return WIDGET_FIELDS.filter((k) =>
+    k === 'created_at' ? !sameInstant(got[k], want[k]) : k === 'description' ? !sameDescription(got[k], want[k]) : got[k] !== want[k],
+  );
 }
