@@ -17,6 +17,10 @@ describe.concurrent('the suite', () => {
     const notPassed = Object.entries(outcomesOf(run.report)).filter(([, o]) => o !== 'pass');
     expect(notPassed, explain(run)).toEqual([]);
     expect(run.stdout).toContain('testing the embedded reference server');
+    // Test titles are identifiers (dashboards key on them): unique, and stable from run to run.
+    const titles = (run.report?.rules ?? []).flatMap((r) => r.tests.map((t) => t.title));
+    expect(titles.filter((title, i) => titles.indexOf(title) !== i), 'repeated test titles').toEqual([]);
+    expect(titles.filter((title) => /wcs-|seed/i.test(title)), 'titles that change from run to run').toEqual([]);
   });
 
   test('passes the reference server reached by --base-url, with both tokens', async () => {
