@@ -1,6 +1,6 @@
 /**
  * Servers for the property-based rules: faults that only generated input or random
- * sequences find, and one conformant server with strict limits that must still pass.
+ * sequences find, and conformant servers with limits on input that must still pass.
  */
 import { HttpError, ReferenceService } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
@@ -9,14 +9,23 @@ import type { TestServer } from './serve.ts';
 
 const serve = (handler: ReferenceService): TestServer => ({ handler, tokens: TOKENS });
 
-/** A reference service whose accepted input passes through `transform` before it is stored. */
-function transforming(transform: (value: string) => string): ReferenceService {
+/**
+ * A reference service with its own rule for valid input: `check` returns a reason to refuse
+ * the input (a 400 Error), or the input to store, possibly changed.
+ */
+function accepting(check: (input: WidgetInput) => WidgetInput | string): ReferenceService {
   return new (class extends ReferenceService {
     protected override validateCreate(value: unknown): WidgetInput {
-      const input = super.validateCreate(value);
-      return { name: transform(input.name), ...(input.description === undefined ? {} : { description: transform(input.description) }) };
+      const result = check(super.validateCreate(value));
+      if (typeof result === 'string') throw new HttpError(400, 'invalid_input', result);
+      return result;
     }
   })();
+}
+
+/** A reference service whose accepted names and descriptions pass through `transform` before they are stored. */
+function transforming(transform: (value: string) => string): ReferenceService {
+  return accepting((input) => ({ name: transform(input.name), ...(input.description === undefined ? {} : { description: transform(input.description) }) }));
 }
 
 export const PROPERTY_FAULTS: readonly FaultCase[] = [
@@ -30,22 +39,11 @@ export const PROPERTY_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'trims-names', rule: 'PROP-1', description: 'trims whitespace from both ends of names',
-    make: () => serve(new (class extends ReferenceService {
-      protected override validateCreate(value: unknown): WidgetInput {
-        const input = super.validateCreate(value);
-        return { ...input, name: input.name.trim() };
-      }
-    })()),
+    make: () => serve(accepting((input) => ({ ...input, name: input.name.trim() }))),
   },
   {
     name: 'rejects-names-over-8', rule: 'PROP-2', description: 'refuses names longer than 8 characters with a 400 Error',
-    make: () => serve(new (class extends ReferenceService {
-      protected override validateCreate(value: unknown): WidgetInput {
-        const input = super.validateCreate(value);
-        if (input.name.length > 8) throw new HttpError(400, 'name_too_long', 'name is limited to 8 characters.');
-        return input;
-      }
-    })()),
+    make: () => serve(accepting((input) => (input.name.length > 8 ? 'name is limited to 8 characters.' : input))),
   },
   {
     name: 'reuses-deleted-id', rule: 'PROP-3', description: 'gives the next new widget the id of the most recently deleted one',
@@ -81,31 +79,21 @@ export const PROPERTY_FAULTS: readonly FaultCase[] = [
 export const STRICT_NAMES: { name: string; description: string; make(): TestServer } = {
   name: 'strict-names',
   description: 'refuses names over 64 characters or containing control characters, with a 400 Error',
-  make: () => serve(new (class extends ReferenceService {
-    protected override validateCreate(value: unknown): WidgetInput {
-      const input = super.validateCreate(value);
-      if ([...input.name].length > 64 || /[\u0000-\u001f\u007f-\u009f]/.test(input.name)) {
-        throw new HttpError(400, 'invalid_name', 'name must be 1 to 64 characters without control characters.');
-      }
-      return input;
-    }
-  })()),
+  make: () => serve(accepting((input) =>
+    [...input.name].length > 64 || /[\u0000-\u001f\u007f-\u009f]/.test(input.name) ? 'name must be 1 to 64 characters without control characters.' : input,
+  )),
 };
 
 /** Conformant: refuses blank names and names or descriptions with white space at either end. */
 export const NO_PADDING: { name: string; description: string; make(): TestServer } = {
   name: 'no-padding',
   description: 'refuses blank names, and names or descriptions with white space at either end, with a 400 Error',
-  make: () => serve(new (class extends ReferenceService {
-    protected override validateCreate(value: unknown): WidgetInput {
-      const input = super.validateCreate(value);
-      const padded = (v: string | undefined): boolean => v !== undefined && v !== v.trim();
-      if (input.name.trim() === '' || padded(input.name) || padded(input.description)) {
-        throw new HttpError(400, 'invalid_whitespace', 'name must not be blank, and neither name nor description may start or end with white space.');
-      }
-      return input;
-    }
-  })()),
+  make: () => serve(accepting((input) => {
+    const padded = (v: string | undefined): boolean => v !== undefined && v !== v.trim();
+    return input.name.trim() === '' || padded(input.name) || padded(input.description)
+      ? 'name must not be blank, and neither name nor description may start or end with white space.'
+      : input;
+  })),
 };
 
 /** Conformant servers with limits on names the spec allows: each must pass the property rules from every seed. */
