@@ -1,13 +1,17 @@
 /**
  * The Widget Service operations (§4) on top of the HTTP client, bound to one account's token.
- * Every successful create and delete is reported to the run's hooks, so whatever the suite
- * creates is known and deleted at the end.
+ * Every create answered 2xx is claimed in the run's ownership ledger, and a delete is sent only
+ * with proof from the server that the widget at that id is the suite's own (see ownership.ts).
  */
-import type { ApiResponse, HttpClient } from './http/client.ts';
+import { SuiteError } from './errors.ts';
+import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from './http/client.ts';
+import { unsafeSegment, type Ownership } from './ownership.ts';
 
 /** Overrides the Authorization header of one request; `null` sends none. */
 export interface AuthOverride {
   readonly authorization: string | null;
+  /** Query parameters to add (e.g. a token sent as access_token). */
+  readonly query?: Readonly<Record<string, string>>;
 }
 
 export interface ListQuery {
@@ -27,25 +31,59 @@ export interface CreateOptions {
 
 /** What the run hooks into every account's writes. */
 export interface ApiHooks {
-  /** Called for every create answered 2xx with an id: the widget is registered for cleanup. */
-  readonly onCreated?: (account: WidgetApi, id: string) => void;
-  /** Called for every delete answered 2xx with the account's own token. */
-  readonly onDeleted?: (account: WidgetApi, id: string) => void;
   /** Throws to refuse a create before it is sent (once the run is cancelled, nothing new may be created). */
   readonly beforeCreate?: () => void;
   /** Runs each create and delete (see QuietGate: walks that must see everything wait for them). */
   readonly write?: <T>(send: () => Promise<T>) => Promise<T>;
 }
 
+/** An id the suite will not put in a path (see unsafeSegment): never sent, reported instead. */
+export class UnsafeIdError extends SuiteError {
+  constructor(
+    message: string,
+    /** Why, without the request: for the cleanup report. */
+    readonly reason: string,
+  ) {
+    super(message, 'ERR_UNSAFE_ID');
+  }
+}
+
+/** A delete the suite refused to send: the server never showed the widget to be the suite's own. */
+export class UnprovenDeleteError extends SuiteError {
+  constructor(
+    message: string,
+    /** Why, without the request: for the cleanup report. */
+    readonly reason: string,
+  ) {
+    super(message, 'ERR_UNPROVEN_DELETE');
+  }
+}
+
+/** The id of a response body as the suite addresses it: a string, or an integer written in decimal. */
+export function idOf(body: unknown): string | undefined {
+  const id = body !== null && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+  if (typeof id === 'string') return id;
+  return Number.isSafeInteger(id) ? String(id) : undefined;
+}
+
+const is2xx = (status: number): boolean => status >= 200 && status < 300;
+const is4xx = (status: number): boolean => status >= 400 && status < 500;
+
 /** One account's view of the service. */
 export class WidgetApi {
   constructor(
     readonly http: HttpClient,
     private readonly token: string,
-    /** "primary" or "second": which account, for messages. */
+    /** "primary" or "second": which account, for messages and the ownership ledger. */
     readonly account: string,
+    /** The run's ledger of ids the suite holds, shared by every account. */
+    readonly ownership: Ownership,
     private readonly hooks: ApiHooks = {},
-  ) {}
+    /** Every account of the run by name (this one included), for proofs across accounts. */
+    private readonly peers: Map<string, WidgetApi> = new Map(),
+  ) {
+    peers.set(account, this);
+  }
 
   private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}): Record<string, string> {
     const authorization = auth ? auth.authorization : `Bearer ${this.token}`;
@@ -57,36 +95,98 @@ export class WidgetApi {
     return `Bearer ${this.token}`;
   }
 
-  /** GET /widgets (§4.1). */
-  list(query: ListQuery = {}, auth?: AuthOverride): Promise<ApiResponse> {
-    const q: Record<string, string> = { ...query.extra };
-    if (query.limit !== undefined) q.limit = String(query.limit);
-    if (query.cursor !== undefined) q.cursor = query.cursor;
-    return this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth) });
+  /** The path of one widget: the id as one percent-encoded segment, or UnsafeIdError. */
+  private widgetPath(id: string, method: string): string {
+    const unsafe = unsafeSegment(id);
+    if (unsafe) throw new UnsafeIdError(`${method} /widgets/{id} not sent for the id ${JSON.stringify(id.slice(0, 80))}: ${unsafe}`, `never sent in a path: ${unsafe}`);
+    return `/widgets/${encodeURIComponent(id)}`;
   }
 
-  /** POST /widgets (§4.2); a 2xx answer with an id registers the widget for cleanup. */
+  /** GET /widgets (§4.1); with the account's own token, every held id on the page is a sighting. */
+  async list(query: ListQuery = {}, auth?: AuthOverride): Promise<ApiResponse> {
+    const q: Record<string, string> = { ...query.extra, ...auth?.query };
+    if (query.limit !== undefined) q.limit = String(query.limit);
+    if (query.cursor !== undefined) q.cursor = query.cursor;
+    const res = await this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth) });
+    const data = (res.json as { data?: unknown } | undefined)?.data;
+    if (!auth && is2xx(res.status) && Array.isArray(data)) {
+      for (const item of data) {
+        const id = idOf(item);
+        if (id !== undefined) this.ownership.saw(this.account, id, item);
+      }
+    }
+    return res;
+  }
+
+  /** POST /widgets (§4.2); a 2xx answer with an id claims it in the ledger (a claim, not proof). */
   async create(body: unknown, opts: CreateOptions = {}): Promise<ApiResponse> {
     const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
     const headers = this.headers(opts.auth, contentType === null ? {} : { 'content-type': contentType });
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
-    const res = await this.writing(() => this.http.request('POST', '/widgets', { headers, body: raw }));
-    const id = (res.json as { id?: unknown } | undefined)?.id;
-    if (res.status >= 200 && res.status < 300 && typeof id === 'string' && id !== '') this.hooks.onCreated?.(this, id);
+    const res = await this.writing(() => this.http.request('POST', '/widgets', { headers, body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) }));
+    const id = is2xx(res.status) ? idOf(res.json) : undefined;
+    if (id !== undefined) {
+      this.ownership.claim(this.account, id);
+      const unsafe = unsafeSegment(id);
+      if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);
+    }
     return res;
   }
 
-  /** GET /widgets/{id} (§4.3). */
-  retrieve(id: string, auth?: AuthOverride): Promise<ApiResponse> {
-    return this.http.request('GET', `/widgets/${encodeURIComponent(id)}`, { headers: this.headers(auth) });
+  /** GET /widgets/{id} (§4.3); with the account's own token, the answer is a sighting of the id. */
+  async retrieve(id: string, auth?: AuthOverride): Promise<ApiResponse> {
+    const res = await this.http.request('GET', this.widgetPath(id, 'GET'), { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}) });
+    if (!auth) {
+      if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined);
+      else if (is4xx(res.status)) this.ownership.sawAbsent(this.account, id);
+    }
+    return res;
   }
 
-  /** DELETE /widgets/{id} (§4.4); a 2xx answer with this account's own token unregisters the widget. */
+  /**
+   * DELETE /widgets/{id} (§4.4), sent only with proof that it cannot touch a widget the suite
+   * did not create (see proveDeletable); otherwise UnprovenDeleteError and nothing is sent.
+   */
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
-    const res = await this.writing(() => this.http.request('DELETE', `/widgets/${encodeURIComponent(id)}`, { headers: this.headers(auth) }));
-    if (!auth && res.status >= 200 && res.status < 300) this.hooks.onDeleted?.(this, id);
+    const path = this.widgetPath(id, 'DELETE');
+    await this.proveDeletable(id);
+    const res = await this.writing(() =>
+      this.http.request('DELETE', path, { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF }),
+    );
+    if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
     return res;
+  }
+
+  /** True when the server shows, now, the suite's marker at the id in this account. */
+  async provenNow(id: string): Promise<boolean> {
+    return this.ownership.proven(this.account, id) || this.showsMarker(await this.retrieve(id), id);
+  }
+
+  private showsMarker(res: ApiResponse, id: string): boolean {
+    return is2xx(res.status) && idOf(res.json) === id && this.ownership.isOurs(res.json);
+  }
+
+  /**
+   * A delete sent with this account's credentials may act only on the suite's own widget: the
+   * id must carry the run marker in this account's view, or name nothing in it (a retrieve
+   * answered 4xx) while being an id the suite made up or holds, proven, in another account.
+   */
+  private async proveDeletable(id: string): Promise<void> {
+    if (this.ownership.proven(this.account, id)) return;
+    const res = await this.retrieve(id);
+    if (this.showsMarker(res, id)) return;
+    if (is4xx(res.status)) {
+      if (this.ownership.isMadeUp(id)) return;
+      for (const account of this.ownership.claimants(id)) {
+        const peer = account === this.account ? undefined : this.peers.get(account);
+        if (peer && (await peer.provenNow(id))) return;
+      }
+    }
+    const why = is2xx(res.status)
+      ? 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, so not deleted'
+      : `the server never showed the run marker at this id (a retrieve answered ${res.status}): not proven the suite's own, so not deleted`;
+    throw new UnprovenDeleteError(`DELETE /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${why}`, why);
   }
 
   private writing(send: () => Promise<ApiResponse>): Promise<ApiResponse> {

@@ -49,26 +49,25 @@ const BAD_CREDENTIALS: readonly BadCredential[] = [
   },
 ];
 
-function listWith(api: WidgetApi, bad: BadCredential): Promise<ApiResponse> {
-  return api.list({ ...(bad.query ? { extra: bad.query(api) } : {}) }, bad.auth(api));
+/** The request's credentials: the Authorization override and any query parameters. */
+function credentials(api: WidgetApi, bad: BadCredential): AuthOverride {
+  return { ...bad.auth(api), ...(bad.query ? { query: bad.query(api) } : {}) };
 }
 
-async function createWith(t: RuleContext, bad: BadCredential, name: string): Promise<ApiResponse> {
-  if (bad.query) {
-    // create() has no query option: send the same request by hand.
-    return t.api.http.request('POST', '/widgets', { query: bad.query(t.api), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
-  }
-  return t.api.create({ name }, { auth: bad.auth(t.api) });
+function listWith(api: WidgetApi, bad: BadCredential): Promise<ApiResponse> {
+  return api.list({}, credentials(api, bad));
+}
+
+function createWith(t: RuleContext, bad: BadCredential, name: string): Promise<ApiResponse> {
+  return t.api.create({ name }, { auth: credentials(t.api, bad) });
 }
 
 function retrieveWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
-  if (bad.query) return t.api.http.request('GET', `/widgets/${encodeURIComponent(id)}`, { query: bad.query(t.api) });
-  return t.api.retrieve(id, bad.auth(t.api));
+  return t.api.retrieve(id, credentials(t.api, bad));
 }
 
 function removeWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
-  if (bad.query) return t.api.http.request('DELETE', `/widgets/${encodeURIComponent(id)}`, { query: bad.query(t.api) });
-  return t.api.remove(id, bad.auth(t.api));
+  return t.api.remove(id, credentials(t.api, bad));
 }
 
 /** Skips a test whose credential variant cannot be made from the token under test. */

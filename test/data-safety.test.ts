@@ -1,29 +1,22 @@
 /**
  * Data safety: the suite never touches a widget it did not create, and leaves nothing of its
  * own behind: after a clean run, after a run whose tests fail, after a run interrupted by
- * SIGINT or SIGTERM midway, and after `npm run cleanup` of a killed run's leftovers.
+ * SIGINT or SIGTERM midway, and after `npm run cleanup` of a killed run's leftovers; and
+ * against servers whose answers would lead a careless tool to delete the user's widgets
+ * (test/servers/unsafe.ts), it deletes none and reports by id what it could not delete.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ReferenceService, type Reply, type WidgetJson } from '../src/reference/service.ts';
 import { startServer } from '../src/reference/server.ts';
 import { WidgetStore } from '../src/reference/store.ts';
+import { newMarker } from '../src/harness/marker.ts';
+import { contents, seed, UNSAFE } from './servers/unsafe.ts';
 import { TOKENS } from './servers/faults.ts';
 import { runAgainst } from './servers/serve.ts';
 import { explain, runSuite } from './support/suite-runner.ts';
-
-const ACCOUNTS = ['alice', 'bob'] as const;
-
-/** Widgets the accounts hold before the run; some look like the suite's, none carries a run marker. */
-function seed(store: WidgetStore): void {
-  const names = ['production widget', 'CRUD-1 lookalike', 'wcs-unknown but not ours', 'wcs-short', '  spaced  ', 'ünïcödé 🦄'];
-  for (const [i, name] of names.entries()) store.create('alice', { name, ...(i % 2 ? { description: `kept ${i}` } : {}) });
-  for (const name of names.slice(0, 3)) store.create('bob', { name, description: 'bob keeps this' });
-}
-
-function contents(store: WidgetStore): Record<string, unknown[]> {
-  return Object.fromEntries(ACCOUNTS.map((a) => [a, store.page(a, undefined, 1_000_000).items]));
-}
 
 /** A reference service (optionally with a fault) that calls `onRequest` with its request count. */
 function seededService(options: { dropDescription?: boolean; onRequest?: (count: number) => void } = {}): { service: ReferenceService; store: WidgetStore } {
@@ -80,9 +73,10 @@ describe.concurrent('data safety', () => {
     const { service, store } = seededService();
     const before = contents(store);
     // What a killed run leaves: marked widgets, in both accounts, in either field.
-    store.create('alice', { name: 'wcs-abcdefghijkl CRUD-1 7' });
-    store.create('alice', { name: 'generated ✓', description: 'wcs-mnopqrstuvwx PROP-1 3' });
-    store.create('bob', { name: 'wcs-abcdefghijkl ISO-1 9', description: 'bob account' });
+    const [one, two] = [newMarker(), newMarker()];
+    store.create('alice', { name: `${one} CRUD-1 7` });
+    store.create('alice', { name: 'generated ✓', description: `${two} PROP-1 3` });
+    store.create('bob', { name: `${one} ISO-1 9`, description: 'bob account' });
     const running = await startServer(service);
     try {
       const run = await runSuite(['--base-url', running.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1]], { bin: 'bin/widget-cleanup.mjs' });
@@ -94,4 +88,40 @@ describe.concurrent('data safety', () => {
       await running.close();
     }
   });
+});
+
+/** A line of a JavaScript stack trace. */
+const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
+
+describe.concurrent('servers that invite the suite to delete what it did not create', () => {
+  for (const unsafe of UNSAFE) {
+    test(`"${unsafe.name}" (${unsafe.description}): every pre-existing widget survives, and what is left is reported by id`, async () => {
+      const store = new WidgetStore();
+      seed(store);
+      const before = contents(store);
+      const seeded = new Set(Object.values(before).flat().map((w) => w.id));
+      const run = await runAgainst({ handler: unsafe.make(store), tokens: TOKENS }, ['--runs', '10']);
+      const after = contents(store);
+      expect(unsafe.exitCodes, explain(run)).toContain(run.exitCode);
+      expect(`${run.stdout}${run.stderr}`.match(STACK_LINE)?.[0], 'no stack trace').toBeUndefined();
+      // The user's widgets, exactly as they were.
+      for (const [account, widgets] of Object.entries(before)) {
+        expect(after[account]?.filter((w) => seeded.has(w.id)), `${account}'s pre-existing widgets`).toEqual(widgets);
+      }
+      if (unsafe.cleansUp) expect(after, 'nothing of the run is left').toEqual(before);
+      const reported = (run.report?.cleanup.leftovers ?? []).map((l) => l.id);
+      const must = unsafe.mustReport?.(store, seeded) ?? [];
+      expect(reported, explain(run)).toEqual(expect.arrayContaining(must));
+      if (!unsafe.cleansUp) expect(new Set(reported), 'every widget left behind is reported, and only those').toEqual(new Set(must));
+      if (reported.length > 0) {
+        expect(run.report?.cleanup.verified).toBe(false);
+        expect(run.stdout).toContain('NOT VERIFIED');
+        const markdown = readFileSync(join(run.reportDir, 'conformance.md'), 'utf8');
+        for (const id of must) {
+          expect(run.stdout, 'the console names each id').toContain(JSON.stringify(id));
+          expect(markdown, 'conformance.md names each id').toContain(`\`${id}\``);
+        }
+      }
+    });
+  }
 });

@@ -1,14 +1,16 @@
-/** Sweeps against the real reference server: only marked widgets go, and a refused page size is worked around. */
+/** Sweeps against the real reference server: only widgets showing the marker as a whole word go, and a refused page size is worked around. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { WidgetApi } from '../src/api.ts';
-import { ANY_MARKER } from '../src/harness/marker.ts';
+import { carriesAnyMarker, carriesMarker, newMarker } from '../src/harness/marker.ts';
+import { Ownership } from '../src/ownership.ts';
 import { HttpClient } from '../src/http/client.ts';
 import { startReferenceServer, startServer, type RunningServer } from '../src/reference/server.ts';
 import { HttpError, ReferenceService } from '../src/reference/service.ts';
 import { sweep, SWEEP_PAGE_LIMIT, walkAll } from '../src/sweep.ts';
 
-const MARKER = 'wcs-abcdefghijkl';
-const OTHER_MARKER = 'wcs-mnopqrstuvwx';
+const MARKER = newMarker();
+const OTHER_MARKER = newMarker();
+const ours = (widget: unknown): boolean => carriesMarker(widget, MARKER);
 
 const running: RunningServer[] = [];
 const clients: HttpClient[] = [];
@@ -18,10 +20,10 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));
 });
 
-function apiFor(baseUrl: string, token: string, account: string, onDeleted?: (api: WidgetApi, id: string) => void): WidgetApi {
+function apiFor(baseUrl: string, token: string, account: string, isOurs: (widget: unknown) => boolean = ours): WidgetApi {
   const http = new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [token] });
   clients.push(http);
-  return new WidgetApi(http, token, account, { onDeleted });
+  return new WidgetApi(http, token, account, new Ownership(isOurs));
 }
 
 /** Creates a widget and returns its id. */
@@ -42,25 +44,28 @@ describe('sweep against the reference server', () => {
   it('deletes exactly the widgets carrying the marker in name or description and touches no other', async () => {
     const server = await startReferenceServer();
     running.push(server);
-    const deletedSeen: string[] = [];
-    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary', (_api, id) => deletedSeen.push(id));
+    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
     const bob = apiFor(server.baseUrl, server.tokens[1], 'second');
 
     const inName = await create(alice, { name: `widget ${MARKER}` });
-    const inDescription = await create(alice, { name: 'plain name', description: `made by run ${MARKER}.` });
+    const inDescription = await create(alice, { name: 'plain name', description: `made by run ${MARKER} today` });
     const markerAlone = await create(alice, { name: MARKER, description: '' });
     const unmarked = await create(alice, { name: 'keep me', description: 'not from the suite' });
     const otherRun = await create(alice, { name: `widget ${OTHER_MARKER}` });
-    const nearMiss = await create(alice, { name: 'wcs-abcdefghijk', description: 'WCS-ABCDEFGHIJKL' });
+    // Lookalikes a user may well have: the marker's shape without its checksum, or the marker inside a word.
+    const nearMisses = [
+      await create(alice, { name: MARKER.slice(0, -1), description: MARKER.toUpperCase() }),
+      await create(alice, { name: 'wcs-configurations', description: 'team wcs-integrations' }),
+      await create(alice, { name: `x${MARKER}`, description: `${MARKER}.` }),
+    ];
     const bobsMarked = await create(bob, { name: `bob ${MARKER}` });
 
-    const result = await sweep(alice, MARKER, 50);
+    const result = await sweep(alice, 50);
     expect(result.account).toBe('primary');
     expect(result.problems).toEqual([]);
     expect([...result.deleted].sort()).toEqual([inName, inDescription, markerAlone].sort());
-    expect([...deletedSeen].sort()).toEqual([...result.deleted].sort());
 
-    expect((await idsOf(alice)).sort()).toEqual([unmarked, otherRun, nearMiss].sort());
+    expect((await idsOf(alice)).sort()).toEqual([unmarked, otherRun, ...nearMisses].sort());
     expect(await idsOf(bob)).toEqual([bobsMarked]);
     expect((await alice.retrieve(inName)).status).toBe(404);
     expect((await alice.retrieve(unmarked)).status).toBe(200);
@@ -69,14 +74,15 @@ describe('sweep against the reference server', () => {
   it('with the any-run pattern, deletes the widgets of every run and still keeps unmarked ones', async () => {
     const server = await startReferenceServer();
     running.push(server);
-    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
+    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary', carriesAnyMarker);
     const marked = [await create(alice, { name: `a ${MARKER}` }), await create(alice, { name: 'b', description: `x ${OTHER_MARKER} y` })];
     const unmarked = await create(alice, { name: 'wcs-notamarker' });
+    const lookalike = await create(alice, { name: 'team wcs-integrations', description: 'wcs-configurations' });
 
-    const result = await sweep(alice, ANY_MARKER, 50);
+    const result = await sweep(alice, 50);
     expect(result.problems).toEqual([]);
     expect([...result.deleted].sort()).toEqual([...marked].sort());
-    expect(await idsOf(alice)).toEqual([unmarked]);
+    expect((await idsOf(alice)).sort()).toEqual([unmarked, lookalike].sort());
   });
 
   it('an account with nothing marked is swept with nothing deleted and no problem', async () => {
@@ -84,7 +90,7 @@ describe('sweep against the reference server', () => {
     running.push(server);
     const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
     const kept = await create(alice, { name: 'mine' });
-    expect(await sweep(alice, MARKER, 50)).toEqual({ account: 'primary', deleted: [], problems: [] });
+    expect(await sweep(alice, 50)).toEqual({ account: 'primary', deleted: [], found: 0, complete: true, problems: [] });
     expect(await idsOf(alice)).toEqual([kept]);
   });
 
@@ -92,7 +98,7 @@ describe('sweep against the reference server', () => {
     const server = await startReferenceServer();
     const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
     await server.close();
-    const result = await sweep(alice, MARKER, 50);
+    const result = await sweep(alice, 50);
     expect(result.deleted).toEqual([]);
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]).toContain('connection refused');
@@ -128,7 +134,7 @@ describe('sweep against a server that rejects limit=100', () => {
       else marked.push(await create(alice, { name: `w${i}`, description: `run ${MARKER}` }));
     }
 
-    const result = await sweep(alice, MARKER, 50);
+    const result = await sweep(alice, 50);
     expect(result.problems).toEqual([]);
     expect([...result.deleted].sort()).toEqual([...marked].sort());
     // One refused request with the sweep's page size, then 12 widgets in pages of 5 without a limit.
@@ -141,7 +147,7 @@ describe('sweep against a server that rejects limit=100', () => {
     const ids: string[] = [];
     for (let i = 0; i < 8; i += 1) ids.push(await create(alice, { name: `w${i} ${MARKER}` }));
 
-    const result = await sweep(alice, MARKER, 1);
+    const result = await sweep(alice, 1);
     expect([...result.deleted].sort()).toEqual(ids.slice(0, 5).sort());
     expect(result.problems).toEqual([
       'the list walk stopped on page 1 (no limit sent): reached the budget of pages for this account without has_more false; marked widgets beyond it were not seen',

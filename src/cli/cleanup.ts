@@ -1,15 +1,17 @@
 /**
  * `npm run cleanup -- --base-url … --token … [--second-token …]`: after a run that was
  * killed before it could clean up, walks each account and deletes the widgets that carry any
- * run marker of this suite (`wcs-` and 12 letters). Nothing else is touched.
+ * run marker of this suite as a whole word (`wcs-` and 14 letters and digits with a checksum,
+ * see harness/marker.ts), each proven by the list entry that shows it. Nothing else is touched.
  */
 import { WidgetApi } from '../api.ts';
 import { ConfigError, resolveConfig } from '../config.ts';
 import { HttpClient } from '../http/client.ts';
-import { ANY_MARKER } from '../harness/marker.ts';
+import { carriesAnyMarker } from '../harness/marker.ts';
+import { Ownership } from '../ownership.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { Redactor } from '../http/redact.ts';
-import { sweep } from '../sweep.ts';
+import { leftovers, sweep } from '../sweep.ts';
 import { walkBudget } from '../walk.ts';
 
 async function main(): Promise<number> {
@@ -31,12 +33,21 @@ async function main(): Promise<number> {
   const client = new HttpClient({ ...config, baseUrl: config.baseUrl!, secrets });
   let code = 0;
   try {
-    const accounts = [new WidgetApi(client, config.token!, 'primary'), ...(config.secondToken ? [new WidgetApi(client, config.secondToken, 'second')] : [])];
+    const ownership = new Ownership(carriesAnyMarker);
+    const peers = new Map<string, WidgetApi>();
+    const accounts = [
+      new WidgetApi(client, config.token!, 'primary', ownership, {}, peers),
+      ...(config.secondToken ? [new WidgetApi(client, config.secondToken, 'second', ownership, {}, peers)] : []),
+    ];
     for (const api of accounts) {
-      const result = await sweep(api, ANY_MARKER, walkBudget(config.maxWidgets));
+      const result = await sweep(api, walkBudget(config.maxWidgets));
       process.stdout.write(`${api.account} account: deleted ${result.deleted.length} widget(s) carrying a run marker\n`);
       for (const problem of result.problems) process.stdout.write(`  problem: ${problem}\n`);
       if (result.problems.length > 0) code = 3;
+    }
+    for (const l of leftovers(ownership)) {
+      process.stdout.write(`  not deleted: ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}\n`);
+      code = 3;
     }
   } finally {
     await client.close();

@@ -5,14 +5,15 @@
  * 0 conformant, 1 a rule failed, 2 usage or configuration error, 3 the suite could not run,
  * 130/143 interrupted.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { WidgetApi } from '../api.ts';
 import { readBaseline } from '../baseline.ts';
 import { ConfigError, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
 import { isSuiteError } from '../errors.ts';
-import { newMarker } from '../harness/marker.ts';
+import { readHeld } from '../harness/handoff.ts';
+import { carriesMarker, newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { HttpClient } from '../http/client.ts';
 import { Redactor } from '../http/redact.ts';
@@ -20,9 +21,11 @@ import { PROJECT_ROOT } from '../paths.ts';
 import { buildReport } from '../report/build.ts';
 import { RULES } from '../rules.ts';
 import { parseOnly, testNamePattern } from '../selection.ts';
-import { sweep, type SweepResult } from '../sweep.ts';
+import { Ownership } from '../ownership.ts';
 import { walkBudget } from '../walk.ts';
 import { Interrupt } from './interrupt.ts';
+import { checkStepSummary, prepareReportDir } from './destinations.ts';
+import { describeCleanup, finalCleanup } from './final-cleanup.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { probe } from './probe.ts';
 import { redactProcessOutput } from './redact-output.ts';
@@ -92,20 +95,40 @@ function settingsFor(config: SuiteConfig, target: Target, marker: string, statsD
   };
 }
 
+/** True when npm ran this with a token flag and printed its command line (npm echoes script arguments unless --silent). */
+function npmEchoedToken(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  const underNpm = env.npm_lifecycle_event !== undefined && env.npm_config_loglevel !== 'silent';
+  return underNpm && argv.some((a) => /^--(second-)?token(=|$)/.test(a));
+}
+
 async function main(): Promise<number> {
   const options = loadOptions();
   if (!options) return 0;
   const { config, only, baseline } = options;
   const started = new Date();
+  const reportDir = resolve(config.reportDir);
+  try {
+    // Before the first request: a destination that cannot be written must not cost a run.
+    prepareReportDir(reportDir);
+    checkStepSummary(process.env.GITHUB_STEP_SUMMARY);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(new Redactor(secretsOf(config)).text(error.message), 2);
+    throw error;
+  }
+  const statsDir = mkdtempSync(join(tmpdir(), 'widget-conformance-'));
+  // From here on a signal stops the run in order: nothing new is created, what was created is deleted.
+  const interrupt = new Interrupt(statsDir);
   const target = await chooseTarget(config);
   const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
   const redactor = new Redactor(secrets);
   redactProcessOutput(redactor);
+  if (npmEchoedToken(process.argv.slice(2), process.env)) {
+    process.stderr.write('widget-conformance: warning: npm printed the command line above, token included; pass tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN or a .env file (or run npm with --silent)\n');
+  }
 
+  const marker = newMarker();
   const client = new HttpClient({ ...config, baseUrl: target.baseUrl, secrets });
-  const accounts = [new WidgetApi(client, target.token, 'primary'), ...(target.secondToken ? [new WidgetApi(client, target.secondToken, 'second')] : [])];
-  const statsDir = mkdtempSync(join(tmpdir(), 'widget-conformance-'));
-  const interrupt = new Interrupt(statsDir);
+  const accounts = runnerAccounts(client, target, marker);
   try {
     try {
       for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : '--second-token / WIDGET_SECOND_TOKEN');
@@ -114,10 +137,8 @@ async function main(): Promise<number> {
       process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);
       return (error as { code?: string }).code === 'ERR_TOKEN_REJECTED' ? 2 : 3;
     }
+    if (interrupt.exitCode !== undefined) return interrupt.exitCode;
 
-    const marker = newMarker();
-    const reportDir = resolve(config.reportDir);
-    mkdirSync(reportDir, { recursive: true });
     const junitFile = join(reportDir, 'junit.xml');
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
     const vitest = await runSuites({
@@ -129,14 +150,9 @@ async function main(): Promise<number> {
     const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), only);
     await vitest.close();
 
-    // Belt and braces: whatever the tests could not delete, and any widget whose create answer
-    // was lost. After an interruption a create still in flight may land after the first walk: walk twice.
-    const sweeps: SweepResult[] = [];
-    for (let pass = interrupt.signal ? 2 : 1; pass > 0; pass -= 1) {
-      for (const api of accounts) sweeps.push(await sweep(api, marker, walkBudget(config.maxWidgets)));
-    }
-    const cleanupProblems = sweeps.flatMap((s) => s.problems.map((p) => `${s.account} account: ${p}`));
-    const sweptCount = sweeps.reduce((n, s) => n + s.deleted.length, 0);
+    // Whatever the workers could not delete, and any widget whose create answer was lost. After
+    // an interruption a create still in flight may land after the first walk: sweep twice.
+    const cleanup = await finalCleanup(accounts, readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
 
     const stats = totalStats(statsDir, client.stats);
     const exitCode = interrupt.exitCode ?? exitCodeOf(outcomes, baseline);
@@ -153,16 +169,12 @@ async function main(): Promise<number> {
         stats,
         exitCode,
         interrupted: interrupt.signal !== undefined,
-        cleanup: { deleted: sweptCount, problems: cleanupProblems },
+        cleanup,
         ...(baseline && config.baseline ? { baseline: { file: config.baseline, ids: baseline } } : {}),
       },
       outcomes,
     );
-    const files = writeReports(reportDir, junitFile, report, redactor);
-    const cleanup =
-      cleanupProblems.length === 0
-        ? `nothing left behind${sweptCount ? ` (the final sweep deleted ${sweptCount} marked widget(s))` : ''}`
-        : `PROBLEMS: ${cleanupProblems.join('; ')} — run \`npm run cleanup\` with the same target`;
+    const { files, problems } = writeReports(reportDir, junitFile, report, redactor);
     process.stdout.write(
       `${renderSummary(outcomes, {
         target: target.label,
@@ -173,15 +185,27 @@ async function main(): Promise<number> {
         reports: files.map((f) => relative(process.cwd(), f) || f),
         ...(report.baseline ? { baseline: report.baseline } : {}),
         exitCode,
-        cleanup,
+        cleanup: describeCleanup(cleanup),
       })}\n`,
     );
+    // A report that could not be written is said, but never costs the verdict.
+    for (const p of problems) process.stderr.write(`widget-conformance: ${p}\n`);
     return exitCode;
   } finally {
     rmSync(statsDir, { recursive: true, force: true });
     await client.close();
     await target.server?.close();
   }
+}
+
+/** The runner's own view of the accounts: for the probe and the final cleanup. */
+function runnerAccounts(client: HttpClient, target: Target, marker: string): WidgetApi[] {
+  const ownership = new Ownership((widget) => carriesMarker(widget, marker));
+  const peers = new Map<string, WidgetApi>();
+  return [
+    new WidgetApi(client, target.token, 'primary', ownership, {}, peers),
+    ...(target.secondToken ? [new WidgetApi(client, target.secondToken, 'second', ownership, {}, peers)] : []),
+  ];
 }
 
 main().then(

@@ -1,23 +1,40 @@
 /** Writes the run's reports, each passed through the redactor once more on the way out. */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redact.ts';
 import { renderHtml } from '../report/html.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { RunReport } from '../report/model.ts';
 
-/** Writes conformance.json, .md and .html, scrubs junit.xml, appends the Markdown to a GitHub job summary; returns the paths. */
-export function writeReports(dir: string, junitFile: string, report: RunReport, redactor: Redactor): string[] {
-  const json = join(dir, 'conformance.json');
-  const md = join(dir, 'conformance.md');
-  const html = join(dir, 'conformance.html');
-  const markdown = redactor.text(renderMarkdown(report));
-  writeFileSync(json, redactor.text(`${JSON.stringify(report, null, 2)}\n`));
-  writeFileSync(md, markdown);
-  writeFileSync(html, redactor.text(renderHtml(report)));
+function reason(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  return e.code ?? e.message ?? String(error);
+}
+
+/**
+ * Writes conformance.json, .md and .html, scrubs junit.xml, appends the Markdown to a GitHub job
+ * summary. Redaction is the last step before each byte is written, after every format's own
+ * escaping. Returns the paths written and one line per file that could not be.
+ */
+export function writeReports(dir: string, junitFile: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[] } {
+  const files: string[] = [];
+  const problems: string[] = [];
+  const write = (file: string, render: () => string, append = false): void => {
+    try {
+      const text = redactor.text(render());
+      if (append) appendFileSync(file, text);
+      else writeFileSync(file, text);
+      if (!append) files.push(file);
+    } catch (error) {
+      problems.push(`could not write ${file}: ${reason(error)}`);
+    }
+  };
   // The JUnit file holds worker-side text: scrub it too rather than trust every path that wrote it.
-  writeFileSync(junitFile, redactor.text(readFileSync(junitFile, 'utf8')));
+  if (existsSync(junitFile)) write(junitFile, () => readFileSync(junitFile, 'utf8'));
+  write(join(dir, 'conformance.json'), () => `${JSON.stringify(report, null, 2)}\n`);
+  write(join(dir, 'conformance.md'), () => renderMarkdown(report));
+  write(join(dir, 'conformance.html'), () => renderHtml(report));
   const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary) appendFileSync(summary, `${markdown}\n`);
-  return [junitFile, json, md, html];
+  if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
+  return { files, problems };
 }

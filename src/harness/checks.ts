@@ -2,7 +2,7 @@
  * Contract checks shared by every suite. Each one fails the calling rule with the
  * expectation beside what was received and the exchange, or returns what it checked.
  */
-import type { WidgetApi } from '../api.ts';
+import { UnprovenDeleteError, type WidgetApi } from '../api.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaName } from '../schema.ts';
@@ -147,4 +147,18 @@ export function differingFields(want: Json, got: Json): Array<(typeof WIDGET_FIE
   return WIDGET_FIELDS.filter((k) =>
     k === 'created_at' ? !sameInstant(got[k], want[k]) : k === 'description' ? !sameDescription(got[k], want[k]) : got[k] !== want[k],
   );
+}
+
+/**
+ * A delete with another account's credentials, or a skip when the suite cannot prove it touches
+ * nothing it did not create: where ids are per account, the other account may hold a widget of
+ * its own at the same id, and deleting it is never the suite's to do.
+ */
+export async function removeOrSkip(t: RuleContext, api: WidgetApi, id: string): Promise<ApiResponse> {
+  try {
+    return await api.remove(id);
+  } catch (error) {
+    if (error instanceof UnprovenDeleteError) return t.skip(`the ${api.account} account's delete of ${preview(id)} was not sent: ${error.reason}`);
+    throw error;
+  }
 }

@@ -63,8 +63,13 @@ export async function freshUnknownId(api: WidgetApi, model: string): Promise<str
   for (let i = 0; i < CANDIDATES; i += 1) {
     const id = unknownIdLike(model);
     const res = await api.retrieve(id);
-    const found = res.status >= 200 && res.status < 300 && (res.json as { id?: unknown } | undefined)?.id === id;
-    if (!found) return id;
+    // Only an id the server answered as absent is the suite's to delete (see ownership.ts).
+    if (res.status >= 400 && res.status < 500) {
+      api.ownership.addMadeUp(id);
+      return id;
+    }
   }
-  return foreignId();
+  const fallback = foreignId();
+  api.ownership.addMadeUp(fallback);
+  return fallback;
 }

@@ -1,26 +1,57 @@
 /**
- * Run markers. Every widget the suite creates carries `wcs-<run id>` in its name or
- * description, so the run's final sweep, and `npm run cleanup` after a killed run, can find
- * it without ever touching a widget the suite did not create.
+ * Run markers. Every widget the suite creates carries `wcs-<run id><check>` as a whole word in
+ * its name or description, so the run's final sweep, and `npm run cleanup` after a killed run,
+ * can find it without ever touching a widget the suite did not create.
+ *
+ * A marker is a whole token (white space or the field's edge on both sides) of 14 characters
+ * after `wcs-`: 10 random base32 characters and a 4-character checksum of them. A user's own
+ * name such as `wcs-configurations` or `team wcs-integrations` has the shape by chance at most
+ * once in about a million, and never the checksum on purpose: it is not touched.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
-/** Matches any run's marker (for the leftover sweep). */
-export const ANY_MARKER = /wcs-[a-z2-7]{12}/;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+const RANDOM_CHARS = 10;
+const CHECK_CHARS = 4;
+/** Ties the checksum to this suite: an arbitrary base32 word does not carry it. */
+const CHECK_SALT = 'widget-conformance run marker v2:';
+
+/** A whole-word candidate marker (checksum not yet verified). */
+const MARKER_TOKEN = new RegExp(`(?<=^|\\s)wcs-([${ALPHABET}]{${RANDOM_CHARS}})([${ALPHABET}]{${CHECK_CHARS}})(?=\\s|$)`, 'g');
+
+function base32(bytes: Uint8Array, length: number): string {
+  return [...bytes.subarray(0, length)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
+}
+
+function checksum(random: string): string {
+  return base32(createHash('sha256').update(CHECK_SALT + random).digest(), CHECK_CHARS);
+}
 
 /** A fresh marker for one run. */
 export function newMarker(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  const id = [...randomBytes(12)].map((b) => alphabet[b % 32]).join('');
-  return `wcs-${id}`;
+  const random = base32(randomBytes(RANDOM_CHARS), RANDOM_CHARS);
+  return `wcs-${random}${checksum(random)}`;
 }
 
-/** True when a widget (any JSON value) carries the marker anywhere in its name or description. */
-export function carriesMarker(widget: unknown, marker: string | RegExp): boolean {
-  if (widget === null || typeof widget !== 'object') return false;
+/** The valid markers of this suite standing as whole words in a text. */
+export function markersIn(text: string): string[] {
+  return [...text.matchAll(MARKER_TOKEN)].filter((m) => checksum(m[1] as string) === m[2]).map((m) => m[0]);
+}
+
+function markedTexts(widget: unknown): string[] {
+  if (widget === null || typeof widget !== 'object') return [];
   const { name, description } = widget as { name?: unknown; description?: unknown };
-  const texts = [name, description].filter((v): v is string => typeof v === 'string');
-  return texts.some((text) => (typeof marker === 'string' ? text.includes(marker) : marker.test(text)));
+  return [name, description].filter((v): v is string => typeof v === 'string');
+}
+
+/** True when a widget carries this run's marker as a whole word in its name or description. */
+export function carriesMarker(widget: unknown, marker: string): boolean {
+  return markedTexts(widget).some((text) => markersIn(text).includes(marker));
+}
+
+/** True when a widget carries the marker of any run of this suite (for `npm run cleanup`). */
+export function carriesAnyMarker(widget: unknown): boolean {
+  return markedTexts(widget).some((text) => markersIn(text).length > 0);
 }
 
 /**
@@ -29,7 +60,5 @@ export function carriesMarker(widget: unknown, marker: string | RegExp): boolean
  * a widget tagged "… PROP-1 23".
  */
 export function carriesTag(widget: unknown, tag: string): boolean {
-  if (widget === null || typeof widget !== 'object') return false;
-  const { name, description } = widget as { name?: unknown; description?: unknown };
-  return [name, description].some((v) => typeof v === 'string' && (v === tag || v.startsWith(`${tag} `)));
+  return markedTexts(widget).some((v) => v === tag || v.startsWith(`${tag} `));
 }

@@ -31,6 +31,12 @@ export interface ClientOptions {
   readonly userAgent?: string;
 }
 
+/**
+ * Carried by a DELETE that WidgetApi.remove proved safe (see ownership.ts): a DELETE without
+ * it is refused before it is sent, so no code path can delete on a server's word alone.
+ */
+export const DELETE_WITH_PROOF: unique symbol = Symbol('delete-with-proof-of-ownership');
+
 export interface RequestOptions {
   /** Query parameters, appended in order. */
   readonly query?: Readonly<Record<string, string>>;
@@ -38,6 +44,8 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** A raw body, sent as it is. */
   readonly body?: string | Buffer;
+  /** Required on a DELETE: see DELETE_WITH_PROOF. */
+  readonly proof?: typeof DELETE_WITH_PROOF;
 }
 
 /** A complete HTTP answer, with the raw body for checks and the redacted exchange for messages. */
@@ -93,6 +101,7 @@ export class HttpClient {
 
   /** Sends one request; retries 429 (and 503 with Retry-After) within the budget. Throws only SuiteErrors. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    if (method === 'DELETE' && opts.proof !== DELETE_WITH_PROOF) throw new Error('a DELETE goes through WidgetApi.remove, which proves the widget is the suite\'s own');
     const url = this.url(path, opts.query);
     // The whole exchange, retries and waits included, holds one slot. While a request the server
     // throttled is being retried, no other request goes out (even one that already has a slot):

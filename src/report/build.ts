@@ -1,7 +1,7 @@
 /** Builds the run's report from the outcomes the runner collected. */
 import type { Outcome, RunOutcomes } from '../cli/outcomes.ts';
 import type { ClientStats } from '../http/client.ts';
-import { emptyCounts, type RunReport, type Verdict } from './model.ts';
+import { emptyCounts, type CleanupReport, type RunReport, type Verdict } from './model.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
@@ -15,7 +15,7 @@ export interface RunInfo {
   readonly stats: ClientStats;
   readonly exitCode: number;
   readonly interrupted: boolean;
-  readonly cleanup: { deleted: number; problems: string[] };
+  readonly cleanup: CleanupReport;
   readonly baseline?: { file: string; ids: ReadonlySet<string> };
 }
 

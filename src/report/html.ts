@@ -8,7 +8,7 @@
  */
 import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Outcome } from '../cli/outcomes.ts';
-import type { FailureReport, RuleReport, RunReport, TestReport } from './model.ts';
+import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -227,7 +227,7 @@ ${problems.length ? `<h2>${problemsHeading(problems)}</h2>${problems.map((r) => 
 <h2>Rules by spec section</h2>${grid(report)}
 ${warnings.length ? `<h2>Warnings (SHOULD)</h2>${warnings.map((r) => ruleDetail(r, false)).join('')}` : ''}
 ${skipped.length ? `<h2>Skipped</h2>${skipped.map((r) => ruleDetail(r, false)).join('')}` : ''}
-<footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${report.cleanup.problems.length ? escapeHtml(report.cleanup.problems.join('; ')) : `nothing left behind${report.cleanup.deleted ? ` (the final sweep deleted ${report.cleanup.deleted} widget(s))` : ''}`}</footer>
+<footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${escapeHtml(cleanupHeadline(report.cleanup))}</footer>
 </main></body></html>
 `;
 }

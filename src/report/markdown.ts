@@ -3,7 +3,7 @@
  * CI job summary. Failures first, each with its expectation and what was received; the
  * exchanges stay in the HTML and JSON reports.
  */
-import type { RuleReport, RunReport } from './model.ts';
+import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
 
@@ -57,6 +57,13 @@ export function renderMarkdown(report: RunReport): string {
   const skipped = report.rules.filter((r) => r.outcome === 'skip');
   if (skipped.length > 0) lines.push('', `Skipped: ${skipped.map((r) => r.id).join(', ')} — ${inline(skipped[0]?.tests.find((t) => t.skipReason)?.skipReason ?? '')}`);
   for (const e of report.suiteErrors) lines.push('', `Suite error: ${inline(e)}`);
+  lines.push('', `Cleanup: ${inline(cleanupHeadline(report.cleanup), 1000)}`);
+  if (report.cleanup.leftovers.length > 0) {
+    // Every id, not a sample: the user must be able to find each widget the run left.
+    lines.push('', '| Account | Widget id not deleted | Why |', '|---|---|---|');
+    for (const l of report.cleanup.leftovers) lines.push(`| ${inline(l.account, 20)} | \`${l.id.replace(/[`\s|]/g, (c) => encodeURIComponent(c))}\` | ${inline(l.reason, 300)} |`);
+    lines.push('', 'Widgets carrying a run marker of this suite: `npm run cleanup -- --base-url …` deletes them (and nothing else).');
+  }
   lines.push('', 'Details, with every HTTP exchange: `conformance.html` and `conformance.json` in the report directory.', '');
   return lines.join('\n');
 }

@@ -76,7 +76,26 @@ export interface RunReport {
   readonly rules: readonly RuleReport[];
   /** Errors outside any rule test. */
   readonly suiteErrors: readonly string[];
-  readonly cleanup: { readonly deleted: number; readonly problems: readonly string[] };
+  readonly cleanup: CleanupReport;
+}
+
+/** What the run left on the server (see cli/final-cleanup.ts). */
+export interface CleanupReport {
+  readonly deleted: number;
+  /** What could not be verified (a walk that did not reach the end of a list). */
+  readonly problems: readonly string[];
+  /** Ids not deleted, by account, with the reason. */
+  readonly leftovers: ReadonlyArray<{ readonly account: string; readonly id: string; readonly reason: string }>;
+  /** True only when nothing is left and every account was walked to the end without a marker. */
+  readonly verified: boolean;
+}
+
+/** The one-line account of a cleanup, for every report format. */
+export function cleanupHeadline(cleanup: CleanupReport): string {
+  if (cleanup.verified) return `nothing left behind${cleanup.deleted ? ` (cleanup deleted ${cleanup.deleted} widget(s) at the end)` : ''}`;
+  const parts = [...cleanup.problems];
+  if (cleanup.leftovers.length) parts.push(`${cleanup.leftovers.length} id(s) held and not deleted: ${cleanup.leftovers.map((l) => `${l.account} ${JSON.stringify(l.id)}`).join(', ')}`);
+  return `NOT VERIFIED: ${parts.join('; ')}`;
 }
 
 /** Zeroed counts. */

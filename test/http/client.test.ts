@@ -116,7 +116,7 @@ describe('HttpClient: ordinary exchanges', () => {
 
   it('reports an empty body as jsonError "the body is empty" with json undefined', async () => {
     const srv = await serve((_req, res) => res.writeHead(204).end());
-    const res = await client(srv.url).request('DELETE', '/widgets/x');
+    const res = await client(srv.url).request('GET', '/widgets/x');
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(res.json).toBeUndefined();

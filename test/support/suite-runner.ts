@@ -32,6 +32,8 @@ export interface RunOptions {
   readonly interrupt?: { readonly signal: NodeJS.Signals; readonly when: Promise<void> };
   /** The entry point under bin/ (default: the conformance run). */
   readonly bin?: string;
+  /** False: add no --report-dir (the test passes its own). */
+  readonly reportDir?: false;
 }
 
 /** Runs the suite with these arguments (a --report-dir of a fresh temp folder is added). */
@@ -45,7 +47,7 @@ export function runSuite(args: readonly string[], options: RunOptions = {}): Pro
         // A clean environment: no WIDGET_* of the developer's, and a cwd with no .env file.
         const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY'));
         const bin = options.bin ?? 'bin/widget-conformance.mjs';
-        const reportArgs = bin === 'bin/widget-conformance.mjs' ? ['--report-dir', reportDir] : [];
+        const reportArgs = bin === 'bin/widget-conformance.mjs' && options.reportDir !== false ? ['--report-dir', reportDir] : [];
         const child = spawn(process.execPath, [join(PROJECT_ROOT, bin), ...args, ...reportArgs], {
           cwd: reportDir,
           env: { ...base, NO_COLOR: '1', ...env },

@@ -1,0 +1,36 @@
+/**
+ * What a worker leaves for the runner in the run's stats folder: its request counts, and the
+ * ids it still holds (claimed by a create, not seen deleted), which the runner tries to delete
+ * once more and otherwise reports by id.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Claim } from '../ownership.ts';
+
+const STATS = '.stats.json';
+const HELD = '.held.json';
+
+/** The stats file of one worker. */
+export function statsFile(dir: string, worker: string): string {
+  return join(dir, `${worker}${STATS}`);
+}
+
+/** The held-ids file of one worker. */
+export function heldFile(dir: string, worker: string): string {
+  return join(dir, `${worker}${HELD}`);
+}
+
+function readAll<T>(dir: string, suffix: string): T[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith(suffix)).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as T);
+}
+
+/** Every worker's stats. */
+export function readStats<T>(dir: string): T[] {
+  return readAll<T>(dir, STATS);
+}
+
+/** Every id the workers still hold. */
+export function readHeld(dir: string): Claim[] {
+  return readAll<Claim[]>(dir, HELD).flat();
+}

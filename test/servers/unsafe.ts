@@ -1,0 +1,123 @@
+/**
+ * Servers that put the user's data in the suite's hands: each answers in a way that would make
+ * a careless test tool delete widgets it did not create, or lose track of its own. Each holds
+ * pre-existing widgets (some named like the suite's) that must survive the run untouched.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
+import { WidgetStore, type StoredWidget } from '../../src/reference/store.ts';
+
+export const ACCOUNTS = ['alice', 'bob'] as const;
+
+/** Widgets the accounts hold before the run; some look like the suite's, none carries a run marker. */
+export function seed(store: WidgetStore): void {
+  const names = ['production widget', 'CRUD-1 lookalike', 'wcs-unknown but not ours', 'wcs-short', '  spaced  ', 'ünïcödé 🦄', 'wcs-configuration', 'team wcs-integrations', 'wcs-configurations'];
+  for (const [i, name] of names.entries()) store.create('alice', { name, ...(i % 2 ? { description: `kept ${i}` } : {}) });
+  for (const name of names.slice(0, 3)) store.create('bob', { name, description: 'bob keeps this' });
+}
+
+/** Every widget of both accounts, for before/after comparison. */
+export function contents(store: WidgetStore): Record<string, StoredWidget[]> {
+  return Object.fromEntries(ACCOUNTS.map((a) => [a, store.page(a, undefined, 1_000_000).items]));
+}
+
+export interface UnsafeCase {
+  readonly name: string;
+  readonly description: string;
+  /** The exit codes that are a correct verdict for this server. */
+  readonly exitCodes: readonly number[];
+  /** The ids the run must report as not deleted, given the store after the run and the seeded ids. */
+  readonly mustReport?: (store: WidgetStore, seeded: ReadonlySet<string>) => string[];
+  /** True when the suite's own widgets can all be found and deleted (the store ends as it began). */
+  readonly cleansUp: boolean;
+  make(store: WidgetStore): ReferenceService;
+}
+
+const widgetsOf = (store: WidgetStore, account: string): StoredWidget[] => store.page(account, undefined, 1_000_000).items;
+
+/** A reference service over `store` whose create answer is rewritten. */
+function rewritingCreate(store: WidgetStore, rewrite: (account: string, body: WidgetJson) => WidgetJson): ReferenceService {
+  return new (class extends ReferenceService {
+    protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+      const reply = await super.create(account, req);
+      return { ...reply, body: rewrite(account, reply.body as WidgetJson) };
+    }
+  })({ store });
+}
+
+export const UNSAFE: readonly UnsafeCase[] = [
+  {
+    name: 'create-answers-existing-id',
+    description: 'stores each new widget but answers its create with the id of one of the account\'s pre-existing widgets',
+    exitCodes: [1, 3],
+    cleansUp: true,
+    make: (store) => {
+      const preexisting = new Map<string, string[]>(ACCOUNTS.map((a) => [a, widgetsOf(store, a).map((w) => w.id)]));
+      let n = 0;
+      return rewritingCreate(store, (account, body) => {
+        const ids = preexisting.get(account) ?? [];
+        return ids.length ? { ...body, id: ids[(n += 1) % ids.length] as string } : body;
+      });
+    },
+  },
+  {
+    name: 'dot-ids',
+    description: 'answers creates with the ids "." and "..", and deletes every widget of the account on DELETE /widgets/ (where /widgets/. normalises to)',
+    exitCodes: [1, 3],
+    cleansUp: true,
+    mustReport: () => ['.', '..'],
+    make: (store) => {
+      let n = 0;
+      const rewrite = (_account: string, body: WidgetJson): WidgetJson => ((n += 1) % 4 === 1 ? { ...body, id: n % 8 === 1 ? '.' : '..' } : body);
+      return new (class extends ReferenceService {
+        protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+          const reply = await super.create(account, req);
+          return { ...reply, body: rewrite(account, reply.body as WidgetJson) };
+        }
+        protected override async dispatch(req: IncomingMessage): Promise<Reply> {
+          const path = (req.url ?? '').split('?')[0] ?? '';
+          if (req.method === 'DELETE' && /\/widgets\/?$/.test(path)) {
+            const account = this.authenticate(req);
+            for (const w of widgetsOf(store, account)) store.delete(account, w.id);
+            return { status: 204 };
+          }
+          return super.dispatch(req);
+        }
+      })({ store });
+    },
+  },
+  {
+    name: 'hides-marked-from-lists',
+    description: 'leaves every widget whose name or description contains "wcs-" out of its lists (retrieve and delete still work)',
+    exitCodes: [1],
+    cleansUp: true,
+    make: (store) => new (class extends ReferenceService {
+      protected override list(account: string, query: URLSearchParams): Reply {
+        const reply = super.list(account, query);
+        const page = reply.body as PageJson;
+        return { ...reply, body: { ...page, data: page.data.filter((w) => !`${w.name} ${w.description ?? ''}`.includes('wcs-')) } };
+      }
+    })({ store }),
+  },
+  {
+    name: 'loses-markers',
+    description: 'stores every name and description with the word starting "wcs-" removed, so nothing it holds shows the run marker',
+    exitCodes: [1],
+    cleansUp: false,
+    // Every widget the run created is still there, none provably the suite's: each must be listed.
+    mustReport: (store, seeded) => ACCOUNTS.flatMap((a) => widgetsOf(store, a).map((w) => w.id)).filter((id) => !seeded.has(id)),
+    make: (store) => new (class extends ReferenceService {
+      protected override validateCreate(value: unknown): { name: string; description?: string } {
+        const input = super.validateCreate(value);
+        const strip = (s: string): string => s.replace(/(^|\s)wcs-\S*/g, '$1').trim() || 'unnamed';
+        return { name: strip(input.name), ...(input.description === undefined ? {} : { description: strip(input.description) }) };
+      }
+    })({ store }),
+  },
+];
+
+/** A service that counts requests (for interrupting a run midway). */
+export function counting(service: ReferenceService, onRequest: (count: number) => void): { handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } {
+  let count = 0;
+  return { handle: (req, res) => (onRequest((count += 1)), service.handle(req, res)) };
+}
