@@ -1,11 +1,13 @@
 /**
  * The HTTP client every suite uses: undici request() on one keep-alive Agent, with a
- * per-request deadline, a cap on response size, no redirects, a bound on requests in
- * flight, 429/503 + Retry-After waited out, and every exchange recorded (redacted).
+ * per-request deadline, a cap on response size (decoded too), no redirects, a bound on
+ * requests in flight, 429/503 + Retry-After waited out within a total budget, a GET whose
+ * connection was lost sent once more, and every exchange recorded (redacted).
  */
-import { Agent, request as undiciRequest } from 'undici';
-import { RateLimitError, TransportError } from '../errors.ts';
-import { cutBody, type Exchange } from './exchange.ts';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { RateLimitError, TransportError, type SuiteError } from '../errors.ts';
+import { decodeBody } from './decode.ts';
+import { recordBody, type Exchange } from './exchange.ts';
 import { Limiter } from './limiter.ts';
 import { Redactor } from './redact.ts';
 
@@ -19,6 +21,34 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
  */
 export const GIVE_UP_AFTER_FAILURES = 5;
 
+/** Default of ClientOptions.maxRateLimitWaitTotalMs: a 429 storm costs the run at most this much waiting. */
+export const DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS = 120_000;
+
+/** First wait after a 429 without Retry-After; it doubles on each further retry. */
+export const BACKOFF_BASE_MS = 250;
+
+/**
+ * How long an idle connection is kept for reuse. A request written just as the server closes
+ * an idle connection is reset, and servers close them early, mostly without a Keep-Alive hint
+ * (gunicorn 2 s, uvicorn 5 s; Node says 5 s): undici's 4 s without a hint outlives gunicorn's.
+ * One second stays clear of them even when a busy worker's timers run a second late, and the
+ * suite's requests follow each other closely enough to reuse connections anyway. No timer
+ * helps while the event loop is stalled, hence the retry of a GET in sendRepeatable.
+ */
+export const IDLE_KEEP_ALIVE_MS = 1_000;
+
+/**
+ * undici keeps a connection for the server's Keep-Alive: timeout= hint less this margin (its
+ * own default, stated so it cannot change under us): the server's clock starts first.
+ */
+export const KEEP_ALIVE_HINT_MARGIN_MS = 2_000;
+
+/** Methods sent a second time when the connection was lost before any answer: repeating them cannot repeat an effect. */
+const REPEATABLE_METHODS: ReadonlySet<string> = new Set(['GET']);
+
+/** Error codes of a connection the server reset or closed (as opposed to refused, timed out or too large). */
+const CONNECTION_LOST_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly timeoutMs: number;
@@ -29,6 +59,14 @@ export interface ClientOptions {
   readonly secrets: readonly string[];
   readonly maxResponseBytes?: number;
   readonly userAgent?: string;
+  /**
+   * Total time the client may spend waiting on Retry-After or backoff, across all requests
+   * (default DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS). Once a wait cannot be paid from it, every
+   * further request fails at once.
+   */
+  readonly maxRateLimitWaitTotalMs?: number;
+  /** A Date.now() value: no request is sent after it, and no request runs past it. */
+  readonly deadline?: number;
 }
 
 /**
@@ -61,6 +99,29 @@ export interface ApiResponse {
   readonly exchange: Exchange;
 }
 
+/** What undici answered, before decoding. */
+interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly bytes: Buffer;
+}
+
+/** A transport failure before the response headers arrived: the server may not have seen the request. */
+class NoResponse extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly note?: string,
+  ) {
+    super('no response');
+  }
+}
+
+/** Why requests are no longer sent, and the error class they fail with. */
+interface Gone {
+  readonly because: string;
+  readonly ErrorClass: typeof TransportError | typeof RateLimitError;
+}
+
 export interface ClientStats {
   requests: number;
   retries: number;
@@ -72,24 +133,35 @@ export class HttpClient {
   readonly stats: ClientStats = { requests: 0, retries: 0, rateLimitWaitMs: 0 };
   readonly redactor: Redactor;
   private readonly agent: Agent;
+  /** One connection per request: for the single retry of a GET whose keep-alive connection was lost. */
+  private readonly freshAgent: Agent;
   private readonly limiter: Limiter;
   private readonly maxResponseBytes: number;
+  private readonly rateLimitBudgetMs: number;
   private failuresInARow = 0;
-  private gone: string | undefined;
+  private gone: Gone | undefined;
   /** Set while a throttled request is being retried; new requests wait for it. */
   private throttled: { promise: Promise<void>; release: () => void } | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets);
     this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    this.rateLimitBudgetMs = options.maxRateLimitWaitTotalMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
     this.limiter = new Limiter(options.concurrency);
-    this.agent = new Agent({
-      connections: options.concurrency,
+    const limits = {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connect: { timeout: options.timeoutMs },
       maxResponseSize: this.maxResponseBytes,
+    };
+    this.agent = new Agent({
+      ...limits,
+      connections: options.concurrency,
+      keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
+      keepAliveTimeoutThreshold: KEEP_ALIVE_HINT_MARGIN_MS,
     });
+    this.freshAgent = new Agent({ ...limits, pipelining: 0 });
   }
 
   /** The absolute URL of a path under the base URL (path starts with "/"). */
@@ -145,6 +217,7 @@ export class HttpClient {
           `${method} ${this.redactor.text(url)} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`,
         );
       }
+      this.payForWait(method, url, res.status, wait);
       this.stats.retries += 1;
       this.stats.rateLimitWaitMs += wait;
       // Waiting what the server asked for, not a fixed sleep: a 429 means the request was not processed.
@@ -159,77 +232,176 @@ export class HttpClient {
     const asked = header === undefined ? undefined : parseRetryAfter(header);
     if (asked !== undefined) return asked;
     // A 503 without Retry-After is an answer, not a request to come back; a bare 429 gets a short backoff.
-    return res.status === 429 ? 250 * 2 ** attempt : undefined;
+    return res.status === 429 ? BACKOFF_BASE_MS * 2 ** attempt : undefined;
+  }
+
+  /**
+   * Throws instead of waiting when the wait cannot be paid from the rate-limit budget or would
+   * end past the run's deadline. A server that asks for a pause the run cannot afford would only
+   * throttle the requests sent meanwhile, so the client stops sending altogether.
+   */
+  private payForWait(method: string, url: string, status: number, wait: number): void {
+    const answered = `${method} ${this.redactor.text(url)} answered ${status}`;
+    const left = this.rateLimitBudgetMs - this.stats.rateLimitWaitMs;
+    if (wait > left) {
+      const because = `the rate-limit wait budget of ${this.rateLimitBudgetMs} ms (maxRateLimitWaitTotalMs) is spent`;
+      this.markGone({ because, ErrorClass: RateLimitError });
+      const why = left > 0 ? `asking for a wait of ${wait} ms, more than the ${left} ms left: ${because}` : because;
+      throw new RateLimitError(`${answered}, ${why}; no further request is sent`);
+    }
+    const { deadline } = this.options;
+    if (deadline !== undefined && Date.now() + wait >= deadline) {
+      throw new RateLimitError(`${answered}, asking for a wait of ${wait} ms that would end past the run's time budget`);
+    }
+  }
+
+  /** Stops every further request; the first reason stays, since it is the one that explains the rest. */
+  private markGone(gone: Gone): void {
+    this.gone ??= gone;
+  }
+
+  /** The one place that decides a request is not sent: the run's deadline passed, or the target is gone. */
+  private refusal(method: string, shownUrl: string): SuiteError | undefined {
+    if (this.options.deadline !== undefined && Date.now() >= this.options.deadline) {
+      return new TransportError(`${method} ${shownUrl}: not sent: the run's time budget is spent`);
+    }
+    if (this.gone) return new this.gone.ErrorClass(`${method} ${shownUrl}: not sent, ${this.gone.because}`);
+    return undefined;
+  }
+
+  /** This request's timeout: --timeout, shortened so the request cannot run past the run's deadline. */
+  private timeBox(): { ms: number; byDeadline: boolean } {
+    const { deadline, timeoutMs } = this.options;
+    if (deadline === undefined || deadline - Date.now() >= timeoutMs) return { ms: timeoutMs, byDeadline: false };
+    return { ms: Math.max(1, deadline - Date.now()), byDeadline: true };
+  }
+
+  /** A transport failure, counted towards giving the target up. */
+  private transportFailure(method: string, shownUrl: string, reason: string, elapsedMs: number): TransportError {
+    this.failuresInARow += 1;
+    if (this.failuresInARow >= GIVE_UP_AFTER_FAILURES) {
+      this.markGone({ because: `the target stopped answering (${this.failuresInARow} requests in a row failed, the last: ${reason})`, ErrorClass: TransportError });
+    }
+    return new TransportError(`${method} ${shownUrl}: ${reason} after ${elapsedMs} ms`);
   }
 
   private async once(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
-    if (this.gone) throw new TransportError(`${method} ${this.redactor.text(url)}: not sent, the target stopped answering (${this.gone})`);
+    const shownUrl = this.redactor.text(url);
+    const refused = this.refusal(method, shownUrl);
+    if (refused) throw refused;
     const headers: Record<string, string> = {
       accept: 'application/json',
+      // The suite reads bodies as they are; compressed ones are still decoded (decode.ts) when a server ignores this.
+      'accept-encoding': 'identity',
       'user-agent': this.options.userAgent ?? 'widget-conformance',
       ...opts.headers,
     };
+    const redact = (text: string): string => this.redactor.text(text);
     const requestBody = opts.body === undefined ? undefined : opts.body.toString();
     const recordedRequest = {
       method,
-      url: this.redactor.text(url),
+      url: shownUrl,
       headers: this.redactor.headers(headers),
-      ...(requestBody === undefined ? {} : { body: cutBody(this.redactor.text(requestBody), Buffer.byteLength(requestBody)) }),
+      ...(requestBody === undefined ? {} : { body: recordBody(redact, requestBody, Buffer.byteLength(requestBody)) }),
     };
     this.stats.requests += 1;
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
+    const box = this.timeBox();
+    // One deadline for the whole exchange, a retry included: undici's own timeouts reset on
+    // every chunk, so a server that drips a byte a second would otherwise never time out.
+    const signal = AbortSignal.timeout(box.ms);
+    let raw: RawResponse;
     try {
-      // One deadline for the whole exchange: undici's own timeouts reset on every chunk, so a
-      // server that drips a byte a second would otherwise never time out.
-      const res = await undiciRequest(url, {
-        method: method as 'GET',
-        headers,
-        body: opts.body,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      const bytes = Buffer.from(await res.body.arrayBuffer());
-      const responseHeaders = normaliseHeaders(res.headers);
-      const text = bytes.toString('utf8');
-      const { json, jsonError } = parseJsonBody(bytes);
-      const exchange: Exchange = {
-        request: recordedRequest,
-        response: {
-          status: res.statusCode,
-          headers: this.redactor.headers(responseHeaders),
-          body: cutBody(this.redactor.text(text), bytes.length),
-        },
-        durationMs: elapsed(),
-      };
-      this.failuresInARow = 0;
-      return { status: res.statusCode, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange };
+      raw = await this.sendRepeatable(method, (dispatcher) => this.send(dispatcher, url, { method, headers, body: opts.body, signal }));
     } catch (error) {
-      const reason = this.describeTransportError(error);
-      this.failuresInARow += 1;
-      if (this.failuresInARow >= GIVE_UP_AFTER_FAILURES) this.gone ??= `${this.failuresInARow} requests in a row failed, the last: ${reason}`;
-      throw new TransportError(`${method} ${recordedRequest.url}: ${reason} after ${elapsed()} ms`);
+      throw this.transportFailure(method, shownUrl, this.describeTransportError(error, box.byDeadline), elapsed());
+    }
+    const decoded = decodeBody(raw.bytes, raw.headers['content-encoding'], this.maxResponseBytes);
+    if (decoded.kind === 'too-large') {
+      throw this.transportFailure(method, shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${decoded.coding})`, elapsed());
+    }
+    this.failuresInARow = 0;
+    // An undecodable body is the server's fault, not the transport's: the JSON checks fail with the reason.
+    const bytes = decoded.kind === 'decoded' ? decoded.bytes : raw.bytes;
+    const text = bytes.toString('utf8');
+    const { json, jsonError } = decoded.kind === 'decoded' ? parseJsonBody(bytes) : { json: undefined, jsonError: decoded.reason };
+    const exchange: Exchange = {
+      request: recordedRequest,
+      response: {
+        status: raw.status,
+        headers: this.redactor.headers(raw.headers),
+        body: decoded.kind === 'decoded' ? recordBody(redact, text, bytes.length) : `(${raw.bytes.length} bytes not shown: ${decoded.reason})`,
+      },
+      durationMs: elapsed(),
+    };
+    return { status: raw.status, headers: raw.headers, text, json, ...(jsonError ? { jsonError } : {}), exchange };
+  }
+
+  /**
+   * Sends on the shared keep-alive agent. A GET whose connection was reset or closed before the
+   * response headers goes once more, on a fresh connection: a server closing an idle keep-alive
+   * connection just as the request is written is a race no client timer fully avoids.
+   */
+  private async sendRepeatable(method: string, send: (dispatcher: Dispatcher) => Promise<RawResponse>): Promise<RawResponse> {
+    try {
+      return await send(this.agent);
+    } catch (error) {
+      if (!(error instanceof NoResponse) || !isConnectionLost(error.error)) throw error;
+      // An answer that was lost may hide an applied change; only the caller can tell whether it happened.
+      if (!REPEATABLE_METHODS.has(method)) throw new NoResponse(error.error, `not retried: the ${method} may have been applied before the connection was lost`);
+      this.stats.requests += 1;
+      try {
+        return await send(this.freshAgent);
+      } catch (again) {
+        throw again instanceof NoResponse ? new NoResponse(again.error, 'also on a retry over a fresh connection') : again;
+      }
     }
   }
 
-  private describeTransportError(error: unknown): string {
+  /** One exchange on one dispatcher; failures before the headers arrive come as NoResponse. */
+  private async send(
+    dispatcher: Dispatcher,
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal },
+  ): Promise<RawResponse> {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await undiciRequest(url, { ...init, method: init.method as Dispatcher.HttpMethod, dispatcher });
+    } catch (error) {
+      throw new NoResponse(error);
+    }
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    return { status: res.statusCode, headers: normaliseHeaders(res.headers), bytes };
+  }
+
+  private describeTransportError(thrown: unknown, byDeadline: boolean): string {
+    const note = thrown instanceof NoResponse && thrown.note ? ` (${thrown.note})` : '';
+    const error = thrown instanceof NoResponse ? thrown.error : thrown;
     const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
     const code = e.code ?? e.cause?.code;
+    if (e.name === 'TimeoutError' && byDeadline) return "no complete response before the run's time budget ran out";
     if (e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
       return `no complete response within --timeout ${this.options.timeoutMs} ms`;
     }
     if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return `response body larger than ${this.maxResponseBytes} bytes`;
     if (code === 'ECONNREFUSED') return 'connection refused';
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found (DNS)';
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset or closed before a complete response';
+    if (code !== undefined && CONNECTION_LOST_CODES.has(code)) return `connection reset or closed before a complete response${note}`;
     if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO') return `TLS failure (${code})`;
     return this.redactor.text(`${code ?? e.name ?? 'error'}: ${e.message ?? String(error)}`);
   }
 
   /** Closes the keep-alive connections. */
   async close(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.freshAgent.close()]);
   }
+}
+
+function isConnectionLost(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return code !== undefined && CONNECTION_LOST_CODES.has(code);
 }
 
 function normaliseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -27,6 +27,31 @@ export interface Exchange {
   readonly durationMs: number;
 }
 
+/**
+ * Characters redacted past the recording limit: a secret that straddles the cut (up to this
+ * long) is still seen whole by the redactor, so no part of it reaches the recording.
+ */
+export const REDACTION_MARGIN_CHARS = 4 * 1024;
+
+/**
+ * A body as recorded: only a prefix window is redacted (not megabytes), then cut to
+ * RECORDED_BODY_LIMIT with the note of the total size.
+ */
+export function recordBody(redact: (s: string) => string, text: string, totalBytes: number): string {
+  const enough = RECORDED_BODY_LIMIT + REDACTION_MARGIN_CHARS;
+  let windowChars = enough;
+  for (;;) {
+    const window = text.slice(0, windowChars);
+    const redacted = redact(window);
+    if (window.length === text.length) return cutBody(redacted, totalBytes);
+    // The window's last characters may hold the start of a secret the redactor could not see
+    // whole; they must lie past the cut. Redaction can shrink the window (a body full of long
+    // secrets), so widen it until a full margin stays beyond the limit.
+    if (redacted.length >= enough) return cutBody(redacted, totalBytes);
+    windowChars *= 2;
+  }
+}
+
 /** Cuts a body for recording, with a note of the total size when it was cut. */
 export function cutBody(text: string, totalBytes: number): string {
   const bytes = Buffer.from(text, 'utf8');

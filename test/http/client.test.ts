@@ -1,14 +1,16 @@
 /**
- * HttpClient against real HTTP servers on loopback: deadlines, size caps, redirects,
- * rate limits, concurrency and redaction of the recorded exchange.
+ * HttpClient against real HTTP servers on loopback: deadlines, size caps, compressed bodies,
+ * lost keep-alive connections, redirects, rate limits, concurrency and redaction of the
+ * recorded exchange.
  */
 import { EventEmitter, once } from 'node:events';
 import { createServer, request as nodeRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../src/errors.ts';
 import { RECORDED_BODY_LIMIT } from '../../src/http/exchange.ts';
-import { HttpClient, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
+import { HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -217,6 +219,144 @@ describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
   });
 });
 
+describe('HttpClient: compressed bodies', () => {
+  const JSON_BODY = '{"id":"w1","name":"compressed"}';
+  const ENCODERS: ReadonlyArray<[string, (b: Buffer) => Buffer]> = [
+    ['gzip', gzipSync],
+    ['x-gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['deflate', deflateRawSync],
+    ['br', brotliCompressSync],
+  ];
+
+  it('asks for identity on every request', async () => {
+    const srv = await serve((_req, res) => res.end('{}'));
+    await client(srv.url).request('GET', '/widgets');
+    expect(srv.received[0]?.headers['accept-encoding']).toBe('identity');
+  });
+
+  it.each(ENCODERS.map(([coding, encode], i) => [coding, encode, i] as const))(
+    'decodes a body sent with Content-Encoding %s anyway (case %#)',
+    async (coding, encode) => {
+      const srv = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(encode(Buffer.from(JSON_BODY))));
+      const res = await client(srv.url).request('GET', '/widgets/w1');
+      expect(res.text).toBe(JSON_BODY);
+      expect(res.json).toEqual({ id: 'w1', name: 'compressed' });
+      expect(res.jsonError).toBeUndefined();
+      // The recording shows the headers as received and the body as decoded.
+      expect(res.exchange.response?.headers['content-encoding']).toBe(coding);
+      expect(res.exchange.response?.body).toBe(JSON_BODY);
+    },
+  );
+
+  it('undoes stacked codings last applied first ("gzip, br" is brotli over gzip)', async () => {
+    const srv = await serve((_req, res) => res.writeHead(200, { 'content-encoding': 'gzip, br' }).end(brotliCompressSync(gzipSync(Buffer.from(JSON_BODY)))));
+    const res = await client(srv.url).request('GET', '/widgets/w1');
+    expect(res.json).toEqual({ id: 'w1', name: 'compressed' });
+  });
+
+  it('returns a body in a coding the suite cannot decode with a jsonError naming it, not a transport error', async () => {
+    const srv = await serve((_req, res) => res.writeHead(200, { 'content-encoding': 'zstd' }).end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00])));
+    const res = await client(srv.url).request('GET', '/widgets/w1');
+    expect(res.status).toBe(200);
+    expect(res.json).toBeUndefined();
+    expect(res.jsonError).toBe('the body is encoded with "zstd", which the suite did not ask for and cannot decode');
+    expect(res.exchange.response?.headers['content-encoding']).toBe('zstd');
+    expect(res.exchange.response?.body).toContain('not shown: the body is encoded with "zstd"');
+  });
+
+  it('returns corrupt gzip data with a jsonError saying it does not decode', async () => {
+    const srv = await serve((_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end('{"not":"gzip"}'));
+    const res = await client(srv.url).request('GET', '/widgets/w1');
+    expect(res.json).toBeUndefined();
+    expect(res.jsonError).toMatch(/^the body is labelled Content-Encoding "gzip" but does not decode as it \(.+\)$/);
+  });
+
+  it('takes an empty body labelled gzip (a 204) as empty, not as corrupt', async () => {
+    const srv = await serve((_req, res) => res.writeHead(204, { 'content-encoding': 'gzip' }).end());
+    const res = await client(srv.url).request('DELETE', '/widgets/w1');
+    expect(res.status).toBe(204);
+    expect(res.jsonError).toBe('the body is empty');
+  });
+
+  it('refuses a compression bomb: the size cap applies to the decoded bytes', async () => {
+    const bomb = gzipSync(Buffer.alloc(1024 * 1024, 0x20));
+    const srv = await serve((_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(bomb));
+    const maxResponseBytes = 64 * 1024;
+    expect(bomb.length).toBeLessThan(maxResponseBytes);
+    const error = await rejectionOf(client(srv.url, { maxResponseBytes }).request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/widgets: response body larger than 65536 bytes \(after decoding gzip\) after \d+ ms$/);
+  });
+});
+
+describe('HttpClient: lost keep-alive connections', { timeout: 10_000 }, () => {
+  /** Idle time after which the test servers close a keep-alive connection. */
+  const SERVER_IDLE_MS = 50;
+  /** Sequential requests in the spacing test: enough to hit the close race several times without the fix. */
+  const SPACED_REQUESTS = 60;
+  /** How far the gaps between the spaced requests stray from SERVER_IDLE_MS, either way. */
+  const GAP_SPREAD_MS = 5;
+
+  it('sequential GETs spaced just around the server closing idle connections all succeed', async () => {
+    const srv = await serve((req, res) => {
+      // Like uvicorn and gunicorn: an idle connection is closed after a fixed time, without a
+      // Keep-Alive hint. Node's own keepAliveTimeout would not do: it closes a second later
+      // than it says, and says it.
+      req.socket.setTimeout(0);
+      res.on('finish', () => req.socket.setTimeout(SERVER_IDLE_MS, () => req.socket.destroy()));
+      res.end('{"ok":true}');
+    });
+    srv.server.keepAliveTimeout = 0;
+    expect(SERVER_IDLE_MS).toBeLessThan(IDLE_KEEP_ALIVE_MS);
+    const c = client(srv.url, { concurrency: 1 });
+    for (let i = 0; i < SPACED_REQUESTS; i += 1) {
+      // Gaps from 5 ms under to 5 ms over the server's idle timeout.
+      await new Promise((resolve) => setTimeout(resolve, SERVER_IDLE_MS - GAP_SPREAD_MS + (i % (2 * GAP_SPREAD_MS + 1))));
+      const res = await c.request('GET', `/widgets/${i}`);
+      expect(res.status).toBe(200);
+    }
+  });
+
+  /** A server that resets the connection of the first `resets` requests it receives, and answers the rest. */
+  async function resetting(resets: number): Promise<Loopback & { ports: number[] }> {
+    const ports: number[] = [];
+    const srv = await serve((req, res) => {
+      ports.push(req.socket.remotePort ?? 0);
+      if (ports.length <= resets) req.socket.resetAndDestroy();
+      else res.end('{"ok":true}');
+    });
+    return Object.assign(srv, { ports });
+  }
+
+  it('a GET whose connection is reset before any answer is sent once more, on a fresh connection, and succeeds', async () => {
+    const srv = await resetting(1);
+    const c = client(srv.url);
+    const res = await c.request('GET', '/widgets');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ ok: true });
+    expect(srv.received).toHaveLength(2);
+    expect(srv.ports[1]).not.toBe(srv.ports[0]);
+    expect(c.stats.requests).toBe(2);
+  });
+
+  it('a GET reset twice fails with a TransportError saying the retry was lost too', async () => {
+    const srv = await resetting(2);
+    const error = await rejectionOf(client(srv.url).request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/widgets: connection reset or closed before a complete response \(also on a retry over a fresh connection\) after \d+ ms$/);
+    expect(srv.received).toHaveLength(2);
+  });
+
+  it.each(['POST', 'DELETE'])('a %s whose connection is reset is not sent again: it may have been applied', async (method) => {
+    const srv = await resetting(1);
+    const error = await rejectionOf(client(srv.url).request(method, '/widgets', { body: '{}' }));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.message).toContain(`connection reset or closed before a complete response (not retried: the ${method} may have been applied before the connection was lost)`);
+    expect(srv.received).toHaveLength(1);
+  });
+});
+
 describe('HttpClient: redirects', () => {
   it('a 302 is returned as it is: the other server gets no request, so the Authorization header never follows', async () => {
     const other = await serve((_req, res) => res.end('{}'));
@@ -287,6 +427,85 @@ describe('HttpClient: rate limits', () => {
     const c = client(srv.url);
     expect((await c.request('GET', '/widgets')).status).toBe(200);
     expect(c.stats.retries).toBe(1);
+  });
+});
+
+describe('HttpClient: rate-limit wait budget', () => {
+  /** A budget that one 250 ms backoff spends exactly. */
+  const SMALL_BUDGET_MS = 250;
+
+  it('once the budget is spent, the request fails at once and no further request is sent', async () => {
+    const srv = await serve((_req, res) => res.writeHead(429).end());
+    const c = client(srv.url, { maxRetries: 5, maxRateLimitWaitTotalMs: SMALL_BUDGET_MS });
+    const error = await rejectionOf(c.request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/widgets answered 429, the rate-limit wait budget of 250 ms \(maxRateLimitWaitTotalMs\) is spent; no further request is sent$/,
+    );
+    expect(srv.received).toHaveLength(2);
+    expect(c.stats.rateLimitWaitMs).toBe(SMALL_BUDGET_MS);
+
+    const started = performance.now();
+    const next = await rejectionOf(c.request('GET', '/other'));
+    expect(next).toBeInstanceOf(RateLimitError);
+    expect(next.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/other: not sent, the rate-limit wait budget of 250 ms \(maxRateLimitWaitTotalMs\) is spent$/);
+    expect(performance.now() - started).toBeLessThan(SMALL_BUDGET_MS);
+    expect(srv.received).toHaveLength(2);
+  });
+
+  it('a Retry-After longer than what is left of the budget fails at once instead of waiting', async () => {
+    const srv = await serve((_req, res) => res.writeHead(429, { 'retry-after': '1' }).end());
+    const c = client(srv.url, { maxRateLimitWaitTotalMs: 300 });
+    const started = performance.now();
+    const error = await rejectionOf(c.request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toContain('answered 429, asking for a wait of 1000 ms, more than the 300 ms left: the rate-limit wait budget of 300 ms');
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(srv.received).toHaveLength(1);
+    expect(c.stats).toMatchObject({ retries: 0, rateLimitWaitMs: 0 });
+    expect(await rejectionOf(c.request('GET', '/widgets'))).toBeInstanceOf(RateLimitError);
+    expect(srv.received).toHaveLength(1);
+  });
+
+  it('a 503 with Retry-After is paid from the same budget', async () => {
+    const srv = await serve((_req, res) => res.writeHead(503, { 'retry-after': '2' }).end());
+    const error = await rejectionOf(client(srv.url, { maxRateLimitWaitTotalMs: 300 }).request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toContain('answered 503, asking for a wait of 2000 ms');
+  });
+});
+
+describe('HttpClient: the run deadline', { timeout: 5_000 }, () => {
+  it('after the deadline no request is sent: each fails at once with a TransportError', async () => {
+    const srv = await serve((_req, res) => res.end('{}'));
+    const c = client(srv.url, { deadline: Date.now() - 1 });
+    const error = await rejectionOf(c.request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/widgets: not sent: the run's time budget is spent$/);
+    expect(srv.received).toHaveLength(0);
+  });
+
+  it('a request cannot run past the deadline: its timeout is shortened to what is left', async () => {
+    const srv = await serve(() => {
+      /* never answers */
+    });
+    const c = client(srv.url, { timeoutMs: 4_000, deadline: Date.now() + 300 });
+    const started = performance.now();
+    const error = await rejectionOf(c.request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.message).toContain("no complete response before the run's time budget ran out");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect((await rejectionOf(c.request('GET', '/widgets'))).message).toContain("not sent: the run's time budget is spent");
+    expect(srv.received).toHaveLength(1);
+  });
+
+  it('a Retry-After that would end past the deadline fails at once', async () => {
+    const srv = await serve((_req, res) => res.writeHead(429, { 'retry-after': '2' }).end());
+    const started = performance.now();
+    const error = await rejectionOf(client(srv.url, { deadline: Date.now() + 1_000 }).request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toContain("would end past the run's time budget");
+    expect(performance.now() - started).toBeLessThan(900);
   });
 });
 
