@@ -3,7 +3,7 @@
  * Every create answered 2xx is claimed in the run's ownership ledger, and a delete is sent only
  * with proof from the server that the widget at that id is the suite's own (see ownership.ts).
  */
-import { SuiteError } from './errors.ts';
+import { SuiteError, TokenRejectedError } from './errors.ts';
 import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from './http/client.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
 
@@ -35,6 +35,8 @@ export interface ApiHooks {
   readonly beforeCreate?: () => void;
   /** Runs each create and delete (see QuietGate: walks that must see everything wait for them). */
   readonly write?: <T>(send: () => Promise<T>) => Promise<T>;
+  /** Told once the target refuses the account's own token after accepting it (the run ends with exit 2). */
+  readonly onTokenRejected?: (message: string) => void;
 }
 
 /** An id the suite will not put in a path (see unsafeSegment): never sent, reported instead. */
@@ -107,7 +109,7 @@ export class WidgetApi {
     const q: Record<string, string> = { ...query.extra, ...auth?.query };
     if (query.limit !== undefined) q.limit = String(query.limit);
     if (query.cursor !== undefined) q.cursor = query.cursor;
-    const res = await this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth) });
+    const res = await this.checkToken(await this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth) }), auth, 'GET /widgets');
     const data = (res.json as { data?: unknown } | undefined)?.data;
     if (!auth && is2xx(res.status) && Array.isArray(data)) {
       for (const item of data) {
@@ -124,7 +126,11 @@ export class WidgetApi {
     const headers = this.headers(opts.auth, contentType === null ? {} : { 'content-type': contentType });
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
-    const res = await this.writing(() => this.http.request('POST', '/widgets', { headers, body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) }));
+    const res = await this.checkToken(
+      await this.writing(() => this.http.request('POST', '/widgets', { headers, body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) })),
+      opts.auth,
+      'POST /widgets',
+    );
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
       this.ownership.claim(this.account, id);
@@ -136,7 +142,8 @@ export class WidgetApi {
 
   /** GET /widgets/{id} (§4.3); with the account's own token, the answer is a sighting of the id. */
   async retrieve(id: string, auth?: AuthOverride): Promise<ApiResponse> {
-    const res = await this.http.request('GET', this.widgetPath(id, 'GET'), { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}) });
+    const path = this.widgetPath(id, 'GET');
+    const res = await this.checkToken(await this.http.request('GET', path, { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}) }), auth, `GET ${path}`);
     if (!auth) {
       if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined);
       else if (is4xx(res.status)) this.ownership.sawAbsent(this.account, id);
@@ -151,8 +158,10 @@ export class WidgetApi {
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
     await this.proveDeletable(id);
-    const res = await this.writing(() =>
-      this.http.request('DELETE', path, { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF }),
+    const res = await this.checkToken(
+      await this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF })),
+      auth,
+      `DELETE ${path}`,
     );
     if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
     return res;
@@ -187,6 +196,21 @@ export class WidgetApi {
       ? 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, so not deleted'
       : `the server never showed the run marker at this id (a retrieve answered ${res.status}): not proven the suite's own, so not deleted`;
     throw new UnprovenDeleteError(`DELETE /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${why}`, why);
+  }
+
+  /**
+   * A 401 or 403 to the account's own token after the target accepted it: a 403 may be the
+   * server's answer for another account's widget, so a list with the same token decides.
+   * When that is refused too, the token stopped working: a setup problem, never a verdict.
+   */
+  private async checkToken(res: ApiResponse, auth: AuthOverride | undefined, request: string): Promise<ApiResponse> {
+    if (auth || (res.status !== 401 && res.status !== 403)) return res;
+    const list = request === 'GET /widgets' ? res : await this.http.request('GET', '/widgets', { headers: this.headers(undefined) });
+    if (list.status !== 401 && list.status !== 403) return res;
+    const message = `the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${list === res ? '' : `, and a list with the same token answered ${list.status}`}`;
+    this.hooks.onTokenRejected?.(message);
+    this.http.giveUp(message);
+    throw new TokenRejectedError(message);
   }
 
   private writing(send: () => Promise<ApiResponse>): Promise<ApiResponse> {

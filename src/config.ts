@@ -19,6 +19,8 @@ export interface SuiteConfig {
   clockToleranceMs: number;
   maxRetries: number;
   maxRetryWaitMs: number;
+  maxRateLimitWaitMs: number;
+  maxRunTimeMs: number;
   maxWidgets: number;
   propertyBudgetMs: number;
   only?: string;
@@ -102,6 +104,12 @@ export const OPTIONS: readonly OptionDef[] = [
     default: 3, description: 'Retries of a request answered 429 or 503' },
   { flag: '--max-retry-wait', env: 'WIDGET_MAX_RETRY_WAIT_MS', kind: 'int', key: 'maxRetryWaitMs', arg: 'ms', min: 0,
     unit: 'milliseconds', default: 30_000, description: 'Longest Retry-After the suite will wait, in milliseconds' },
+  { flag: '--max-rate-limit-wait', env: 'WIDGET_MAX_RATE_LIMIT_WAIT_MS', kind: 'int', key: 'maxRateLimitWaitMs', arg: 'ms', min: 0,
+    unit: 'milliseconds', default: 120_000,
+    description: 'Total time the run may spend waiting on 429/503 answers, in milliseconds; then every further request fails and the run ends as a suite error' },
+  { flag: '--max-run-time', env: 'WIDGET_MAX_RUN_TIME_MS', kind: 'int', key: 'maxRunTimeMs', arg: 'ms', min: 1000,
+    unit: 'milliseconds', default: 1_800_000,
+    description: 'Longest time the tests may take, in milliseconds; then no request is sent, what ran is reported, and cleanup gets its own short budget' },
   { flag: '--max-widgets', env: 'WIDGET_MAX_WIDGETS', kind: 'int', key: 'maxWidgets', arg: 'n', min: 1, default: 10000,
     description: 'Most widgets the accounts under test may hold; list walks stop beyond it' },
   { flag: '--property-budget', env: 'WIDGET_PROPERTY_BUDGET_MS', kind: 'int', key: 'propertyBudgetMs', arg: 'ms', min: 1,

@@ -41,3 +41,10 @@ export class InconclusiveError extends SuiteError {
     super(message, 'ERR_INCONCLUSIVE');
   }
 }
+
+/** The target stopped accepting a token it accepted before: a setup problem (exit 2), not a verdict. */
+export class TokenRejectedError extends SuiteError {
+  constructor(message: string) {
+    super(message, 'ERR_TOKEN_REJECTED');
+  }
+}

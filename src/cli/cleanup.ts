@@ -30,7 +30,7 @@ async function main(): Promise<number> {
   }
   const secrets = [config.token!, ...(config.secondToken ? [config.secondToken] : [])];
   redactProcessOutput(new Redactor(secrets));
-  const client = new HttpClient({ ...config, baseUrl: config.baseUrl!, secrets });
+  const client = new HttpClient({ ...config, baseUrl: config.baseUrl!, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + config.maxRunTimeMs });
   let code = 0;
   try {
     const ownership = new Ownership(carriesAnyMarker);

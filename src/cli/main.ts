@@ -12,7 +12,7 @@ import { WidgetApi } from '../api.ts';
 import { readBaseline } from '../baseline.ts';
 import { ConfigError, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
 import { isSuiteError } from '../errors.ts';
-import { readHeld } from '../harness/handoff.ts';
+import { readHeld, tokenRejected } from '../harness/handoff.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { HttpClient } from '../http/client.ts';
@@ -30,7 +30,7 @@ import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { probe } from './probe.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { runSuites } from './run-vitest.ts';
-import { totalStats } from './stats.ts';
+import { sumStats, totalStats } from './stats.ts';
 import { renderSummary } from './summary.ts';
 import { chooseTarget, type Target } from './target.ts';
 import { writeReports } from './write-reports.ts';
@@ -73,7 +73,17 @@ function loadOptions(): Options | undefined {
   }
 }
 
-function settingsFor(config: SuiteConfig, target: Target, marker: string, statsDir: string): SuiteSettings {
+/**
+ * The cleanup's own time budget, after the tests: enough to delete what a run holds on a slow
+ * server, bounded so that a server that stops answering cannot hold the run.
+ */
+export function cleanupBudgetMs(timeoutMs: number): number {
+  return Math.max(CLEANUP_BUDGET_MIN_MS, CLEANUP_TIMEOUTS * timeoutMs);
+}
+const CLEANUP_BUDGET_MIN_MS = 60_000;
+const CLEANUP_TIMEOUTS = 6;
+
+function settingsFor(config: SuiteConfig, target: Target, marker: string, statsDir: string, deadline: number): SuiteSettings {
   return {
     baseUrl: target.baseUrl,
     token: target.token,
@@ -83,6 +93,8 @@ function settingsFor(config: SuiteConfig, target: Target, marker: string, statsD
     concurrency: config.concurrency,
     maxRetries: config.maxRetries,
     maxRetryWaitMs: config.maxRetryWaitMs,
+    maxRateLimitWaitMs: config.maxRateLimitWaitMs,
+    deadline,
     strict: config.strict,
     clockToleranceMs: config.clockToleranceMs,
     maxWidgets: config.maxWidgets,
@@ -127,7 +139,8 @@ async function main(): Promise<number> {
   }
 
   const marker = newMarker();
-  const client = new HttpClient({ ...config, baseUrl: target.baseUrl, secrets });
+  const deadline = started.getTime() + config.maxRunTimeMs;
+  const client = new HttpClient({ ...config, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline });
   const accounts = runnerAccounts(client, target, marker);
   try {
     try {
@@ -142,7 +155,7 @@ async function main(): Promise<number> {
     const junitFile = join(reportDir, 'junit.xml');
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
     const vitest = await runSuites({
-      settings: settingsFor(config, target, marker, statsDir),
+      settings: settingsFor(config, target, marker, statsDir, deadline),
       junitFile,
       ...(only ? { testNamePattern: testNamePattern(only) } : {}),
       onStart: (v) => interrupt.adopt(v),
@@ -152,10 +165,20 @@ async function main(): Promise<number> {
 
     // Whatever the workers could not delete, and any widget whose create answer was lost. After
     // an interruption a create still in flight may land after the first walk: sweep twice.
-    const cleanup = await finalCleanup(accounts, readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
+    // Its own client and budget: the tests' client may have given up on the target (or spent the
+    // run's time), and the ids the run knows must still be tried.
+    const cleaner = new HttpClient({ ...config, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + cleanupBudgetMs(config.timeoutMs) });
+    let cleanup;
+    try {
+      cleanup = await finalCleanup(runnerAccounts(cleaner, target, marker), readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
+    } finally {
+      await cleaner.close();
+    }
 
-    const stats = totalStats(statsDir, client.stats);
-    const exitCode = interrupt.exitCode ?? exitCodeOf(outcomes, baseline);
+    const stats = totalStats(statsDir, sumStats(client.stats, cleaner.stats));
+    // A token that stopped working is a setup problem: the rule outcomes after it say nothing of the server.
+    const rejected = tokenRejected(statsDir);
+    const exitCode = interrupt.exitCode ?? (rejected ? 2 : exitCodeOf(outcomes, baseline));
     const report = buildReport(
       {
         suiteVersion: VERSION,
@@ -190,6 +213,7 @@ async function main(): Promise<number> {
     );
     // A report that could not be written is said, but never costs the verdict.
     for (const p of problems) process.stderr.write(`widget-conformance: ${p}\n`);
+    if (rejected && !interrupt.signal) process.stderr.write(`widget-conformance: ${redactor.text(rejected)}; check that the token is valid for the whole run (no verdict)\n`);
     return exitCode;
   } finally {
     rmSync(statsDir, { recursive: true, force: true });

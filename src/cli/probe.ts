@@ -4,7 +4,7 @@
  * (exit 2), never a page of conformance failures.
  */
 import type { WidgetApi } from '../api.ts';
-import { SuiteError } from '../errors.ts';
+import { SuiteError, TokenRejectedError } from '../errors.ts';
 
 export class UnreachableError extends SuiteError {
   constructor(message: string) {
@@ -24,7 +24,9 @@ export async function probe(api: WidgetApi, tokenSource: string): Promise<void> 
   try {
     status = (await api.list()).status;
   } catch (error) {
-    throw new UnreachableError(`cannot reach the target: ${(error as Error).message}`);
+    // The client layer takes a refused token for one that stopped working; here it never worked.
+    if (error instanceof TokenRejectedError) status = 401;
+    else throw new UnreachableError(`cannot reach the target: ${(error as Error).message}`);
   }
   if (status === 401 || status === 403) {
     throw new RejectedTokenError(`the target refused ${tokenSource} (GET /widgets answered ${status}): check that it is a valid token for this server`);

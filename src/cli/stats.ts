@@ -12,3 +12,8 @@ export function totalStats(dir: string, own: ClientStats): ClientStats {
   }
   return total;
 }
+
+/** The sum of two clients' stats. */
+export function sumStats(a: ClientStats, b: ClientStats): ClientStats {
+  return { requests: a.requests + b.requests, retries: a.retries + b.retries, rateLimitWaitMs: a.rateLimitWaitMs + b.rateLimitWaitMs };
+}

@@ -5,6 +5,7 @@ import type { Outcome, RunOutcomes } from './outcomes.ts';
 const VERDICT: Record<number, string> = {
   0: 'CONFORMANT: every MUST rule tested passed',
   1: 'NOT CONFORMANT: at least one rule failed',
+  2: 'NO VERDICT: a setup problem (see the line below)',
   3: 'INCOMPLETE: the suite could not complete (suite errors, no rule failure)',
   130: 'INTERRUPTED by SIGINT: no verdict',
   143: 'INTERRUPTED by SIGTERM: no verdict',

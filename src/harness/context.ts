@@ -9,6 +9,7 @@ import { WidgetApi } from '../api.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../ownership.ts';
 import { deleteAllHeld } from '../sweep.ts';
+import { markTokenRejected } from './handoff.ts';
 import { carriesMarker } from './marker.ts';
 import { settings, type SuiteSettings } from './settings.ts';
 import { QuietGate } from './quiet.ts';
@@ -44,6 +45,8 @@ export function runContext(): RunContext {
     concurrency: s.concurrency,
     maxRetries: s.maxRetries,
     maxRetryWaitMs: s.maxRetryWaitMs,
+    maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,
+    deadline: s.deadline,
     secrets: [s.token, ...(s.secondToken ? [s.secondToken] : [])],
   });
   // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
@@ -51,7 +54,8 @@ export function runContext(): RunContext {
     if (isCancelled(s.statsDir)) throw new SuiteError('the run was interrupted: no more widgets are created', 'ERR_CANCELLED');
   };
   const gate = new QuietGate();
-  const hooks = { beforeCreate, write: <T>(send: () => Promise<T>) => gate.write(send) };
+  const onTokenRejected = (message: string): void => markTokenRejected(s.statsDir, message);
+  const hooks = { beforeCreate, onTokenRejected, write: <T>(send: () => Promise<T>) => gate.write(send) };
   const ownership = new Ownership((widget) => carriesMarker(widget, s.marker));
   const peers = new Map<string, WidgetApi>();
   const primary = new WidgetApi(http, s.token, 'primary', ownership, hooks, peers);

@@ -3,7 +3,7 @@
  * ids it still holds (claimed by a create, not seen deleted), which the runner tries to delete
  * once more and otherwise reports by id.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Claim } from '../ownership.ts';
 
@@ -33,4 +33,18 @@ export function readStats<T>(dir: string): T[] {
 /** Every id the workers still hold. */
 export function readHeld(dir: string): Claim[] {
   return readAll<Claim[]>(dir, HELD).flat();
+}
+
+const TOKEN_REJECTED = 'token-rejected';
+
+/** Records that the target stopped accepting a token (the first report wins). */
+export function markTokenRejected(dir: string, message: string): void {
+  const file = join(dir, TOKEN_REJECTED);
+  if (!existsSync(file)) writeFileSync(file, message);
+}
+
+/** The message of a token the target stopped accepting during the run, if one did. */
+export function tokenRejected(dir: string): string | undefined {
+  const file = join(dir, TOKEN_REJECTED);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }

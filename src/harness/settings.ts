@@ -14,6 +14,10 @@ export interface SuiteSettings {
   readonly concurrency: number;
   readonly maxRetries: number;
   readonly maxRetryWaitMs: number;
+  /** Total time the client may wait on rate limits. */
+  readonly maxRateLimitWaitMs: number;
+  /** A Date.now() value after which no request is sent (--max-run-time from the start). */
+  readonly deadline: number;
   readonly strict: boolean;
   readonly clockToleranceMs: number;
   /** Most widgets an account may hold: bounds every list walk. */

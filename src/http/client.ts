@@ -260,6 +260,11 @@ export class HttpClient {
     this.gone ??= gone;
   }
 
+  /** Stops every further request for a reason the caller found (a token the target stopped accepting). */
+  giveUp(because: string): void {
+    this.markGone({ because, ErrorClass: TransportError });
+  }
+
   /** The one place that decides a request is not sent: the run's deadline passed, or the target is gone. */
   private refusal(method: string, shownUrl: string): SuiteError | undefined {
     if (this.options.deadline !== undefined && Date.now() >= this.options.deadline) {
