@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import { REDACTED, redactUrlCredentials, urlPassword } from './http/redact.ts';
 
 export interface SuiteConfig {
   baseUrl?: string;
@@ -131,8 +132,6 @@ const EXIT_CODES = [
   [3, 'the suite could not run: target unreachable, or suite errors (timeouts, rate limits) and no rule failed'],
 ] as const;
 
-const REDACTED = '[REDACTED]';
-
 /** A raw option value and a label naming where it came from, for error messages. */
 interface Given {
   readonly raw: string;
@@ -176,14 +175,33 @@ export function redactedConfig(c: SuiteConfig): Record<string, unknown> {
   for (const def of OPTIONS) {
     if (def.secret && out[def.key] !== undefined) out[def.key] = REDACTED;
   }
+  if (c.baseUrl !== undefined) out.baseUrl = redactUrlCredentials(c.baseUrl);
   return out;
 }
 
-/** The non-empty secret values of `c`, for scrubbing them from logs and reports. */
+/** The non-empty secret values of `c`, the base URL's password among them, for scrubbing them from logs and reports. */
 export function secretsOf(c: SuiteConfig): string[] {
-  return OPTIONS.filter((def) => def.secret)
+  const tokens = OPTIONS.filter((def) => def.secret)
     .map((def) => c[def.key])
     .filter((v): v is string => typeof v === 'string' && v !== '');
+  const password = c.baseUrl === undefined ? undefined : urlPassword(c.baseUrl);
+  return password === undefined ? tokens : [...tokens, ...new Set([password, percentDecoded(password)])];
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `raw` with the password of a URL, even an unparseable one, replaced: fit for an error message. */
+function withoutPassword(raw: string): string {
+  const password = urlPassword(raw);
+  // The password runs from the first ':' after 'scheme://' to the last '@', so `:password@`
+  // first occurs exactly there.
+  return password === undefined ? raw : raw.replace(`:${password}@`, `:${REDACTED}@`);
 }
 
 /** The --help text: every option with its variable, default and meaning, then the exit codes. */
@@ -268,6 +286,10 @@ function unexpectedArgument(arg: string, previous: OptionDef | undefined): Confi
   if (previous?.secret) {
     return new ConfigError(`unexpected argument after the value of ${previous.flag}; a token cannot contain whitespace`);
   }
+  // So does a base URL whose password has a space in it (`http://u:p a@ss@host`).
+  if (previous?.kind === 'url') {
+    return new ConfigError(`unexpected argument after the value of ${previous.flag}; a URL cannot contain whitespace`);
+  }
   return new ConfigError(`unexpected argument ${JSON.stringify(arg)}; only options are accepted (see --help)`);
 }
 
@@ -334,7 +356,8 @@ function convert(def: OptionDef, { raw, from }: Given): string | number | boolea
       return value;
     }
     case 'url':
-      return parseBaseUrl(raw, invalid);
+      // The message echoes the URL as given: never with its password.
+      return parseBaseUrl(raw, (rule, shown = withoutPassword(raw)) => invalid(rule, shown));
     case 'string':
       if (raw === '') throw new ConfigError(`${from} must not be empty`);
       if (def.secret && /[\s\p{Cc}]/u.test(raw)) {

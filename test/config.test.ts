@@ -377,6 +377,37 @@ describe('redaction', () => {
     expect(secretsOf(resolve([...TARGET, '--second-token', SECOND]))).toEqual([TOKEN, SECOND]);
     expect(secretsOf(resolve([]))).toEqual([]);
   });
+
+  // resolveConfig refuses such a URL today; a config built any other way is still covered.
+  it('lists the password of a base URL, as given and percent-decoded', () => {
+    const c = { ...resolve([...TARGET]), baseUrl: 'https://alice:p%40ss@widgets.example/v1' };
+    expect(secretsOf(c)).toEqual([TOKEN, 'p%40ss', 'p@ss']);
+    expect(secretsOf({ ...c, baseUrl: 'https://alice:plain@widgets.example/v1' })).toEqual([TOKEN, 'plain']);
+    expect(JSON.stringify(redactedConfig(c))).not.toContain('p%40ss');
+  });
+});
+
+describe('base URL passwords in error messages', () => {
+  it.each([
+    ['another scheme', ['--base-url', 'ftp://alice:hunter2pw@widgets.example/v1'], 'hunter2pw'],
+    ['an unparseable URL', ['--base-url', 'http://alice:hunter2pw@wid gets/v1'], 'hunter2pw'],
+    ['a password with a space', ['--base-url', 'http://u:p a@ss@host/v1'], 'p a@ss'],
+    ['a password split by the shell', ['--base-url', 'http://u:p', 'a@ss@host/v1'], 'a@ss'],
+    ['a URL with credentials', ['--base-url', 'https://alice:hunter2pw@widgets.example/v1?x=1'], 'hunter2pw'],
+  ])('are not echoed for %s', (_, argv, password) => {
+    const message = errorOf(() => resolve([...argv, '--token', TOKEN]));
+    expect(message).toMatch(/^--base-url|^unexpected argument/);
+    expect(message).not.toContain(password);
+  });
+
+  it('hide the password but keep the rest of the value in view', () => {
+    expect(errorOf(() => resolve(['--base-url', 'ftp://alice:hunter2pw@widgets.example/v1', '--token', TOKEN]))).toBe(
+      '--base-url must use http or https, got "ftp://alice:[REDACTED]@widgets.example/v1"',
+    );
+    expect(errorOf(() => resolve([], { WIDGET_BASE_URL: 'gopher://u:pw@h', WIDGET_TOKEN: TOKEN }))).toBe(
+      'WIDGET_BASE_URL must use http or https, got "gopher://u:[REDACTED]@h"',
+    );
+  });
 });
 
 describe('documentation', () => {

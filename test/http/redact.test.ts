@@ -1,7 +1,8 @@
 /** Redaction of secrets, and the recording and rendering of exchanges. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutBody, formatExchange, RECORDED_BODY_LIMIT, type Exchange } from '../../src/http/exchange.ts';
-import { REDACTED, Redactor } from '../../src/http/redact.ts';
+import { redactBounded, REDACTED, Redactor, redactUrlCredentials, urlPassword } from '../../src/http/redact.ts';
 
 describe('Redactor.text', () => {
   it('replaces every occurrence of every secret with [REDACTED]', () => {
@@ -191,5 +192,258 @@ describe('secrets inside URLs', () => {
     const url = `http://h/v1/widgets?a=${encodeURIComponent(secret)}&${new URLSearchParams({ b: secret }).toString()}`;
     const out = redactor.text(url);
     expect(out).toBe('http://h/v1/widgets?a=[REDACTED]&b=[REDACTED]');
+  });
+});
+
+/** How a server or renderer may write a text: one entry per spelling the redactor must see through. */
+type Spell = (text: string) => string;
+
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+const eachChar = (f: (c: string) => string): Spell => (text) => [...text].map(f).join('');
+const eachUnit = (f: (u: number) => string): Spell => (text) => [...Array(text.length).keys()].map((i) => f(text.charCodeAt(i))).join('');
+const eachByte = (f: (b: number) => string): Spell => (text) => [...Buffer.from(text)].map(f).join('');
+const jsonWithSlashes: Spell = (text) => JSON.stringify(text).slice(1, -1).replace(/\//g, '\\/');
+// The Markdown report's own escaping (src/report/markdown.ts).
+const markdown: Spell = (text) => text.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
+const HTML_NAMES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', _: '&lowbar;', '/': '&sol;', '+': '&plus;', '%': '&percnt;', '=': '&equals;' };
+
+/** Spellings that keep the text's characters in order, each one written its own way. */
+const TEXT_SPELLINGS: ReadonlyArray<readonly [string, Spell]> = [
+  ['raw', (t) => t],
+  ['JSON.stringify', (t) => JSON.stringify(t).slice(1, -1)],
+  ['JSON with \\/', jsonWithSlashes],
+  ['JSON, every character as \\u with lower-case hex', eachUnit((u) => `\\u${hex(u, 4)}`)],
+  ['JSON, every character as \\u with upper-case hex', eachUnit((u) => `\\u${hex(u, 4).toUpperCase()}`)],
+  ['percent-encoded, every byte, lower-case hex', eachByte((b) => `%${hex(b, 2)}`)],
+  ['percent-encoded, every byte, upper-case hex', eachByte((b) => `%${hex(b, 2).toUpperCase()}`)],
+  ['encodeURIComponent', encodeURIComponent],
+  ['encodeURIComponent with lower-case hex', (t) => encodeURIComponent(t).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+  ['form-encoded', (t) => new URLSearchParams({ s: t }).toString().slice(2)],
+  ['Markdown-escaped as the report escapes', markdown],
+  ['Markdown-escaped, every punctuation', (t) => t.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)],
+  ['JSON with \\/ inside Markdown', (t) => markdown(jsonWithSlashes(t))],
+  ['HTML with named entities', eachChar((c) => HTML_NAMES[c] ?? c)],
+  ['HTML with decimal entities', eachChar((c) => `&#${c.codePointAt(0)};`)],
+  ['HTML with lower-case hex entities', eachChar((c) => `&#x${hex(c.codePointAt(0)!, 1)};`)],
+  ['HTML with upper-case hex entities', eachChar((c) => `&#X${hex(c.codePointAt(0)!, 1).toUpperCase()};`)],
+];
+
+/** What the suite sends: the credential part and the text around it. */
+interface Variant {
+  readonly name: string;
+  readonly before: string;
+  readonly credential: string;
+  readonly after: string;
+}
+
+const swapCase = (s: string): string => [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+
+/** The variants of a token that suites/auth.test.ts sends; a short secret is only ever sent whole. */
+function variantsOf(token: string, long: boolean): Variant[] {
+  const query = new URL('http://h/v1/widgets');
+  query.searchParams.append('access_token', token);
+  const [beforeQuery, afterQuery] = query.href.split('access_token=');
+  return [
+    { name: 'the token', before: '', credential: token, after: '' },
+    ...(long
+      ? [
+          { name: 'the token in the other case', before: '', credential: swapCase(token), after: '' },
+          { name: 'the token without its last character', before: '', credential: token.slice(0, -1), after: '' },
+        ]
+      : []),
+    { name: 'the token with a character appended', before: '', credential: token, after: 'x' },
+    { name: 'the token under Basic', before: 'Basic ', credential: token, after: '' },
+    // As the HTTP client sends it: form-encoded into the URL.
+    { name: 'the token as an access_token query parameter', before: `${beforeQuery}access_token=`, credential: afterQuery!, after: '' },
+  ];
+}
+
+/** Windows this long of a credential must not survive redaction anywhere. */
+const LEAK_WINDOW = 4;
+
+function windows(text: string): string[] {
+  const chars = [...text];
+  return chars.slice(0, chars.length - LEAK_WINDOW + 1).map((_, i) => chars.slice(i, i + LEAK_WINDOW).join(''));
+}
+
+const ALIGNMENT_FILLER = Buffer.from([0x9c, 0x41, 0xe7, 0x0b, 0xd2]);
+
+/** The base64 characters that carry only the credential's bits, where it sits in the blob. */
+function base64Inside(blob: Buffer, start: number, length: number, alphabet: 'base64' | 'base64url'): { encoded: string; core: string } {
+  const [bitsPerByte, bitsPerChar] = [8, 6];
+  const encoded = blob.toString(alphabet);
+  const first = Math.ceil((start * bitsPerByte) / bitsPerChar);
+  const end = Math.floor(((start + length) * bitsPerByte) / bitsPerChar);
+  return { encoded, core: encoded.slice(first, end) };
+}
+
+const LONG_TOKEN = 'ref-token_Alice/5f+2c';
+const SHORT_TOKEN = 'k_y/7';
+
+describe('Redactor.text finds every variant the suite sends in every spelling', () => {
+  for (const [token, long] of [[LONG_TOKEN, true], [SHORT_TOKEN, false]] as const) {
+    const r = new Redactor([token]);
+    for (const v of variantsOf(token, long)) {
+      const { credential } = v;
+      for (const [spelling, spell] of TEXT_SPELLINGS) {
+        it(`${spelling}: ${v.name} (${long ? 'long' : 'short'} token)`, () => {
+          const [head, tail] = [`echo <${spell(v.before)}`, `${spell(v.after)}> end`];
+          const out = r.text(head + spell(credential) + tail);
+          // What surrounds the credential stays; the credential becomes one marker, whole.
+          expect(out.startsWith(head) && out.endsWith(tail), out).toBe(true);
+          expect(out.slice(head.length, out.length - tail.length)).toBe(REDACTED);
+        });
+      }
+      for (const alphabet of ['base64', 'base64url'] as const) {
+        for (const offset of [0, 1, 2]) {
+          it(`${alphabet} at byte offset ${offset}: ${v.name} (${long ? 'long' : 'short'} token)`, () => {
+            const head = Buffer.concat([ALIGNMENT_FILLER.subarray(0, 3 + offset), Buffer.from(v.before)]);
+            const blob = Buffer.concat([head, Buffer.from(credential + v.after), ALIGNMENT_FILLER]);
+            const { encoded, core } = base64Inside(blob, head.length, Buffer.byteLength(credential), alphabet);
+            const out = r.text(`blob ${encoded} end`);
+            expect(out).toContain(REDACTED);
+            for (const w of windows(core)) expect(out, `window ${w}`).not.toContain(w);
+          });
+        }
+      }
+    }
+  }
+
+  it('as Basic credentials: base64 of "token:" and ":token", both alphabets', () => {
+    const r = new Redactor([LONG_TOKEN]);
+    for (const pair of [`${LONG_TOKEN}:`, `:${LONG_TOKEN}`, `alice:${LONG_TOKEN}`]) {
+      for (const alphabet of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(pair).toString(alphabet);
+        expect(r.text(`Basic ${encoded}`), `${pair} in ${alphabet}`).not.toMatch(new RegExp(encoded.slice(4, 12).replace(/[+/]/g, '\\$&')));
+      }
+    }
+  });
+
+  it('matches a short secret exactly: its other case and its prefix are ordinary text', () => {
+    // A case-insensitive 4-character prefix of a 5-character secret would hide common words.
+    const r = new Redactor([SHORT_TOKEN]);
+    expect(r.text('K_Y/7 k_y/ k_y/7')).toBe('K_Y/7 k_y/ [REDACTED]');
+  });
+
+  it('leaves ordinary text without secrets unchanged', () => {
+    const r = new Redactor([LONG_TOKEN, SHORT_TOKEN, 'p%ss&w\\rd-long-one']);
+    const texts = [
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit.',
+      '{"id":"w1","name":"ref-widget_Alice\\/5","tags":["a&amp;b","100%"],"note":"\\u00e9t\\u00e9"}',
+      'https://widgets.example/v1/widgets?limit=10&cursor=abc%2Fdef',
+      'http://user@host:8080/v1 mailto:bob@example.com urn:isbn:0451450523',
+      'Basic dXNlcjpwYXNz Bearer wcs-unknown-0123456789abcdef',
+      '<p class="meta">Target &lt;x&gt; &#95; &#x5f;</p> a \\_ b \\\\ c',
+      Buffer.from('an ordinary blob of bytes, nothing secret in it at all').toString('base64'),
+    ];
+    for (const text of texts) expect(r.text(text)).toBe(text);
+  });
+
+  it('finds secrets holding characters that start escapes (\\ % &), raw or escaped', () => {
+    const secret = 'p%25ss&amp;w\\rd-long';
+    const r = new Redactor([secret]);
+    for (const [spelling, spell] of TEXT_SPELLINGS) {
+      const out = r.text(`<${spell(secret)}>`);
+      expect(out, spelling).toBe(`<${REDACTED}>`);
+    }
+  });
+
+  // Every character's spellings are prefix-free except for \ % &, which are matched atomically,
+  // so a hostile text can make a match attempt cost O(secret length), never exponential.
+  // Timings for ordinary input are in src/http/redact.ts; the bound here is only generous.
+  it('stays fast on text built to make a backtracking matcher explode', () => {
+    const secret = `${'\\'.repeat(12)}%&%&zz`;
+    const r = new Redactor([secret]);
+    const hostile = `${'\\\\'.repeat(20_000)}${'%25&amp;'.repeat(20_000)}y`;
+    const started = performance.now();
+    expect(r.text(hostile)).toBe(hostile);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('URL credentials', () => {
+  it.each([
+    ['https://alice:s3cret@widgets.example/v1', `https://alice:${REDACTED}@widgets.example/v1`],
+    ['ftp://u:p@h/file', `ftp://u:${REDACTED}@h/file`],
+    ['see postgres://app:pa%40ss@db:5432/main now', `see postgres://app:${REDACTED}@db:5432/main now`],
+    ['redis://:only-password@cache', `redis://:${REDACTED}@cache`],
+    ['http://a@b:p@ss@host/v1', `http://a@b:${REDACTED}@host/v1`],
+    ['{"url":"https:\\/\\/u:p@h\\/v1"}', `{"url":"https:\\/\\/u:${REDACTED}@h\\/v1"}`],
+    ['HTTPS://U:P@H', `HTTPS://U:${REDACTED}@H`],
+    ['a http://x:1@h and b git+ssh://git:tok@host', `a http://x:${REDACTED}@h and b git+ssh://git:${REDACTED}@host`],
+  ])('hides the password in %s', (text, expected) => {
+    expect(redactUrlCredentials(text)).toBe(expected);
+    expect(new Redactor([]).text(text)).toBe(expected);
+  });
+
+  it.each([
+    'https://user@host/v1',
+    'http://host:8080/path',
+    'mailto:bob@example.com',
+    'https://host/v1?next=http%3A%2F%2Fx%3A1%40h',
+    'plain text: with @ signs',
+  ])('leaves %s alone', (text) => {
+    expect(redactUrlCredentials(text)).toBe(text);
+  });
+
+  it.each([
+    ['https://user:pass@host/v1', 'pass'],
+    ['ftp://u:p@h', 'p'],
+    ['http://u:p a@ss@host/v1', 'p a@ss'],
+    ['http://u:p:q@host', 'p:q'],
+    [' https://u:x@h ', 'x'],
+    ['https://host/v1', undefined],
+    ['https://user@host/v1', undefined],
+    ['https://u:@host', undefined],
+    ['https://host/a:b@c', undefined],
+    ['not a url', undefined],
+    ['u:p@host', undefined],
+  ])('urlPassword(%s) is %s', (raw, expected) => {
+    expect(urlPassword(raw)).toBe(expected);
+  });
+});
+
+describe('redactBounded', () => {
+  const r = new Redactor([LONG_TOKEN]);
+
+  it('redacts a text shorter than the limit whole', () => {
+    expect(redactBounded(r, `a ${LONG_TOKEN} b`, 100)).toEqual({ text: `a ${REDACTED} b`, cut: false });
+  });
+
+  it('replaces a credential that straddles the cut whole', () => {
+    const text = `${'.'.repeat(10)}${LONG_TOKEN}${'.'.repeat(100)}`;
+    expect(redactBounded(r, text, 15)).toEqual({ text: `${'.'.repeat(10)}${REDACTED}`, cut: true });
+    expect(redactBounded(r, text, 10)).toEqual({ text: '.'.repeat(10), cut: true });
+  });
+
+  it('never splits a surrogate pair', () => {
+    expect(redactBounded(r, '😀😀😀', 3)).toEqual({ text: '😀', cut: true });
+  });
+
+  it('reads only a window of a huge text', () => {
+    const huge = `${'.'.repeat(RECORDED_BODY_LIMIT - 5)}${LONG_TOKEN}${'x'.repeat(8 * 1024 * 1024)}`;
+    const { text, cut } = redactBounded(r, huge, RECORDED_BODY_LIMIT);
+    expect(cut).toBe(true);
+    expect(text).toBe(`${'.'.repeat(RECORDED_BODY_LIMIT - 5)}${REDACTED}`);
+  });
+
+  it('is a prefix of the whole text redacted, and never shows part of a credential, wherever it cuts', () => {
+    const spellings = TEXT_SPELLINGS.map(([, spell]) => spell(LONG_TOKEN));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: 40 }), fc.nat({ max: spellings.length - 1 })), { maxLength: 4 }),
+        fc.nat({ max: 400 }),
+        (pieces, limit) => {
+          const text = pieces.map(([gap, i]) => `${'.'.repeat(gap)}${spellings[i]}`).join('') + '.';
+          const out = redactBounded(r, text, limit);
+          expect(out.cut).toBe(text.length > limit);
+          expect(r.text(text).startsWith(out.text)).toBe(true);
+          // Only filler and whole markers remain.
+          expect(out.text.split(REDACTED).join('')).toMatch(/^\.*$/);
+          expect(out.text.length).toBeLessThanOrEqual(limit + REDACTED.length);
+        },
+      ),
+      { seed: 20_261_121, numRuns: 300 },
+    );
   });
 });
