@@ -3,17 +3,23 @@
  * small retry budget. For each: the right exit code, the one-line reason, an end within the
  * stated bound, no stack trace, no token anywhere in the output or the reports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startServer } from '../src/reference/server.ts';
-import { HOSTILE, TOKENS } from './servers/hostile.ts';
+import { HOSTILE, MORE_HOSTILE, TOKENS } from './servers/hostile.ts';
+import { credentialForms } from './support/credential-forms.ts';
 import { explain, outcomesOf, runSuite } from './support/suite-runner.ts';
 
 const TIMEOUT_MS = 1000;
 const MAX_RETRIES = 2;
 const MAX_RETRY_WAIT_MS = 1000;
-const ARGS = ['--timeout', String(TIMEOUT_MS), '--max-retries', String(MAX_RETRIES), '--max-retry-wait', String(MAX_RETRY_WAIT_MS)];
+const MAX_RATE_LIMIT_WAIT_MS = 3000;
+const ARGS = ['--timeout', String(TIMEOUT_MS), '--max-retries', String(MAX_RETRIES), '--max-retry-wait', String(MAX_RETRY_WAIT_MS), '--max-rate-limit-wait', String(MAX_RATE_LIMIT_WAIT_MS)];
+
+/** Every form of every credential the run sends (see test/support/credential-forms.ts). */
+const FORMS = TOKENS.flatMap((t) => credentialForms(t));
 
 /**
  * The bound on a run against a hostile server: start-up, plus the give-up budget of five
@@ -26,20 +32,25 @@ const BOUND_S = 45;
 const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 
 describe.concurrent('hostile servers', () => {
-  for (const hostile of HOSTILE) {
+  for (const hostile of [...HOSTILE, ...MORE_HOSTILE]) {
     test(`"${hostile.name}" (${hostile.description}) ends with exit ${hostile.exitCodes.join(' or ')}, no stack trace and no token`, async () => {
       const setup = await hostile.setup();
       const server = await startServer(setup.handler);
       try {
-        const run = await runSuite(['--base-url', server.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], ...ARGS, '--only', 'FMT,CRUD,DEL,AUTH,MAL,ISO,PAGE,PROP-3']);
+        const summary = join(mkdtempSync(join(tmpdir(), 'wcs-summary-')), 'summary.md');
+        writeFileSync(summary, '');
+        const run = await runSuite(['--base-url', server.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], ...ARGS, '--only', 'FMT,CRUD,DEL,AUTH,MAL,ISO,PAGE,PROP-3', ...(hostile.args ?? [])], { env: { GITHUB_STEP_SUMMARY: summary } });
         const output = run.stdout + run.stderr;
         expect(hostile.exitCodes, explain(run)).toContain(run.exitCode);
         if (hostile.says) expect(output, explain(run)).toContain(hostile.says);
         if (hostile.fails) expect(outcomesOf(run.report)[hostile.fails], explain(run)).toBe('fail');
         expect(run.seconds, 'the run ends within the bound').toBeLessThan(BOUND_S);
         expect(output.match(STACK_LINE)?.[0], 'no stack trace in the output').toBeUndefined();
-        const reports = readdirSync(run.reportDir).map((f) => readFileSync(join(run.reportDir, f), 'utf8'));
-        for (const text of [output, ...reports]) for (const token of TOKENS) expect(text.includes(token), 'no token in any output').toBe(false);
+        const outputs = [['the console', output], ['the job summary', readFileSync(summary, 'utf8')], ...readdirSync(run.reportDir).map((f) => [f, readFileSync(join(run.reportDir, f), 'utf8')])];
+        for (const [where, text] of outputs) {
+          const leaked = FORMS.filter((form) => text!.includes(form));
+          expect(leaked, `no credential form in ${where}`).toEqual([]);
+        }
         expect(await setup.after?.() ?? []).toEqual([]);
       } finally {
         await server.close();

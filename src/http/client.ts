@@ -307,7 +307,7 @@ export class HttpClient {
       method,
       url: shownUrl,
       headers: this.redactor.headers(headers),
-      ...(requestBody === undefined ? {} : { body: recordBody(redact, requestBody, Buffer.byteLength(requestBody)) }),
+      ...(requestBody === undefined ? {} : { body: recordBody(redact, requestBody, Buffer.byteLength(requestBody), this.redactor.maxMatchLength) }),
     };
     this.stats.requests += 1;
     const started = performance.now();
@@ -336,7 +336,7 @@ export class HttpClient {
       response: {
         status: raw.status,
         headers: this.redactor.headers(raw.headers),
-        body: decoded.kind === 'decoded' ? recordBody(redact, text, bytes.length) : `(${raw.bytes.length} bytes not shown: ${decoded.reason})`,
+        body: decoded.kind === 'decoded' ? recordBody(redact, text, bytes.length, this.redactor.maxMatchLength) : `(${raw.bytes.length} bytes not shown: ${decoded.reason})`,
       },
       durationMs: elapsed(),
     };

@@ -37,8 +37,9 @@ export const REDACTION_MARGIN_CHARS = 4 * 1024;
  * A body as recorded: only a prefix window is redacted (not megabytes), then cut to
  * RECORDED_BODY_LIMIT with the note of the total size.
  */
-export function recordBody(redact: (s: string) => string, text: string, totalBytes: number): string {
-  const enough = RECORDED_BODY_LIMIT + REDACTION_MARGIN_CHARS;
+export function recordBody(redact: (s: string) => string, text: string, totalBytes: number, longestSecretSpelling = 0): string {
+  // The margin must hold the longest spelling of any secret whole, however long the tokens are.
+  const enough = RECORDED_BODY_LIMIT + Math.max(REDACTION_MARGIN_CHARS, longestSecretSpelling);
   let windowChars = enough;
   for (;;) {
     const window = text.slice(0, windowChars);

@@ -10,7 +10,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../src/errors.ts';
 import { RECORDED_BODY_LIMIT } from '../../src/http/exchange.ts';
-import { HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
+import { DELETE_WITH_PROOF, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -274,7 +274,7 @@ describe('HttpClient: compressed bodies', () => {
 
   it('takes an empty body labelled gzip (a 204) as empty, not as corrupt', async () => {
     const srv = await serve((_req, res) => res.writeHead(204, { 'content-encoding': 'gzip' }).end());
-    const res = await client(srv.url).request('DELETE', '/widgets/w1');
+    const res = await client(srv.url).request('DELETE', '/widgets/w1', { proof: DELETE_WITH_PROOF });
     expect(res.status).toBe(204);
     expect(res.jsonError).toBe('the body is empty');
   });
@@ -350,7 +350,7 @@ describe('HttpClient: lost keep-alive connections', { timeout: 10_000 }, () => {
 
   it.each(['POST', 'DELETE'])('a %s whose connection is reset is not sent again: it may have been applied', async (method) => {
     const srv = await resetting(1);
-    const error = await rejectionOf(client(srv.url).request(method, '/widgets', { body: '{}' }));
+    const error = await rejectionOf(client(srv.url).request(method, '/widgets', { body: '{}', proof: DELETE_WITH_PROOF }));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toContain(`connection reset or closed before a complete response (not retried: the ${method} may have been applied before the connection was lost)`);
     expect(srv.received).toHaveLength(1);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutBody, formatExchange, RECORDED_BODY_LIMIT, type Exchange } from '../../src/http/exchange.ts';
 import { redactBounded, REDACTED, Redactor, redactUrlCredentials, urlPassword } from '../../src/http/redact.ts';
-
+import { TEXT_SPELLINGS, variantsOf } from '../support/credential-forms.ts';
 describe('Redactor.text', () => {
   it('replaces every occurrence of every secret with [REDACTED]', () => {
     const r = new Redactor(['tok-one', 'tok-two']);
@@ -194,69 +194,6 @@ describe('secrets inside URLs', () => {
     expect(out).toBe('http://h/v1/widgets?a=[REDACTED]&b=[REDACTED]');
   });
 });
-
-/** How a server or renderer may write a text: one entry per spelling the redactor must see through. */
-type Spell = (text: string) => string;
-
-const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
-const eachChar = (f: (c: string) => string): Spell => (text) => [...text].map(f).join('');
-const eachUnit = (f: (u: number) => string): Spell => (text) => [...Array(text.length).keys()].map((i) => f(text.charCodeAt(i))).join('');
-const eachByte = (f: (b: number) => string): Spell => (text) => [...Buffer.from(text)].map(f).join('');
-const jsonWithSlashes: Spell = (text) => JSON.stringify(text).slice(1, -1).replace(/\//g, '\\/');
-// The Markdown report's own escaping (src/report/markdown.ts).
-const markdown: Spell = (text) => text.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
-const HTML_NAMES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', _: '&lowbar;', '/': '&sol;', '+': '&plus;', '%': '&percnt;', '=': '&equals;' };
-
-/** Spellings that keep the text's characters in order, each one written its own way. */
-const TEXT_SPELLINGS: ReadonlyArray<readonly [string, Spell]> = [
-  ['raw', (t) => t],
-  ['JSON.stringify', (t) => JSON.stringify(t).slice(1, -1)],
-  ['JSON with \\/', jsonWithSlashes],
-  ['JSON, every character as \\u with lower-case hex', eachUnit((u) => `\\u${hex(u, 4)}`)],
-  ['JSON, every character as \\u with upper-case hex', eachUnit((u) => `\\u${hex(u, 4).toUpperCase()}`)],
-  ['percent-encoded, every byte, lower-case hex', eachByte((b) => `%${hex(b, 2)}`)],
-  ['percent-encoded, every byte, upper-case hex', eachByte((b) => `%${hex(b, 2).toUpperCase()}`)],
-  ['encodeURIComponent', encodeURIComponent],
-  ['encodeURIComponent with lower-case hex', (t) => encodeURIComponent(t).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
-  ['form-encoded', (t) => new URLSearchParams({ s: t }).toString().slice(2)],
-  ['Markdown-escaped as the report escapes', markdown],
-  ['Markdown-escaped, every punctuation', (t) => t.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)],
-  ['JSON with \\/ inside Markdown', (t) => markdown(jsonWithSlashes(t))],
-  ['HTML with named entities', eachChar((c) => HTML_NAMES[c] ?? c)],
-  ['HTML with decimal entities', eachChar((c) => `&#${c.codePointAt(0)};`)],
-  ['HTML with lower-case hex entities', eachChar((c) => `&#x${hex(c.codePointAt(0)!, 1)};`)],
-  ['HTML with upper-case hex entities', eachChar((c) => `&#X${hex(c.codePointAt(0)!, 1).toUpperCase()};`)],
-];
-
-/** What the suite sends: the credential part and the text around it. */
-interface Variant {
-  readonly name: string;
-  readonly before: string;
-  readonly credential: string;
-  readonly after: string;
-}
-
-const swapCase = (s: string): string => [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-
-/** The variants of a token that suites/auth.test.ts sends; a short secret is only ever sent whole. */
-function variantsOf(token: string, long: boolean): Variant[] {
-  const query = new URL('http://h/v1/widgets');
-  query.searchParams.append('access_token', token);
-  const [beforeQuery, afterQuery] = query.href.split('access_token=');
-  return [
-    { name: 'the token', before: '', credential: token, after: '' },
-    ...(long
-      ? [
-          { name: 'the token in the other case', before: '', credential: swapCase(token), after: '' },
-          { name: 'the token without its last character', before: '', credential: token.slice(0, -1), after: '' },
-        ]
-      : []),
-    { name: 'the token with a character appended', before: '', credential: token, after: 'x' },
-    { name: 'the token under Basic', before: 'Basic ', credential: token, after: '' },
-    // As the HTTP client sends it: form-encoded into the URL.
-    { name: 'the token as an access_token query parameter', before: `${beforeQuery}access_token=`, credential: afterQuery!, after: '' },
-  ];
-}
 
 /** Windows this long of a credential must not survive redaction anywhere. */
 const LEAK_WINDOW = 4;

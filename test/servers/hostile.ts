@@ -4,7 +4,8 @@
  * 3), never hang, crash, print a stack trace, grow without bound, or let a token out.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ReferenceService, type PageJson, type Reply } from '../../src/reference/service.ts';
+import { gzipSync } from 'node:zlib';
+import { HttpError, ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
 import { startServer, type RequestHandler, type RunningServer } from '../../src/reference/server.ts';
 import { TOKENS } from './faults.ts';
 
@@ -17,6 +18,8 @@ export interface HostileCase {
   readonly says?: string;
   /** A rule that must fail, when the run gets as far as the rules. */
   readonly fails?: string;
+  /** Extra arguments for this case. */
+  readonly args?: readonly string[];
   /** Starts whatever the case needs; returns the handler and a check run after the suite. */
   setup(): Promise<{ handler: RequestHandler; after?: () => Promise<string[]>; close?: () => Promise<void> }>;
 }
@@ -111,6 +114,105 @@ export const HOSTILE: readonly HostileCase[] = [
       let count = 0;
       const service = new ReferenceService();
       return { handler: handler((req, res) => void ((count += 1) <= 40 ? service.handle(req, res) : undefined)) };
+    },
+  },
+];
+
+/** Everything a server may learn of the credentials a request carried, written back in many spellings. */
+function echoes(req: IncomingMessage): string[] {
+  const seen = [req.headers.authorization ?? '', new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ?? ''].filter(Boolean);
+  return seen.flatMap((v) => [
+    v,
+    JSON.stringify(v).replace(/\//g, '\\/'),
+    [...v].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    encodeURIComponent(v),
+    Buffer.from(v).toString('base64'),
+    v.replace(/[&<>"'_]/g, (c) => `&#${c.charCodeAt(0)};`),
+    v.toUpperCase(),
+  ]);
+}
+
+/** A gzip body far larger than the suite's cap once decoded: a compression bomb. */
+const BOMB = gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20), { level: 9 });
+
+export const MORE_HOSTILE: readonly HostileCase[] = [
+  {
+    name: 'echoes-credentials',
+    description: 'writes the Authorization header and any access_token back, in seven spellings, into error messages, a response header and the description of every widget it creates',
+    exitCodes: [1],
+    setup: async () => ({
+      handler: new (class extends ReferenceService {
+        override async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+          res.setHeader('X-Seen-Credentials', Buffer.from(echoes(req).join(' ')).toString('base64'));
+          res.setHeader('X-Seen-Authorization', encodeURIComponent(req.headers.authorization ?? ''));
+          return super.handle(req, res);
+        }
+        protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+          this.sendJson(res, error.status, { code: error.code, message: `${error.message} You sent: ${echoes(res.req).join(' | ')}`, request_id: requestId }, error.headers);
+        }
+        protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+          const reply = await super.create(account, req);
+          return { ...reply, body: { ...(reply.body as WidgetJson), description: echoes(req).join(' ') } };
+        }
+      })(),
+    }),
+  },
+  {
+    name: 'throttles-half-the-requests', description: 'a conformant server that answers every other request 429 with Retry-After: 1',
+    exitCodes: [0, 1, 3], says: 'rate-limit wait budget',
+    setup: async () => {
+      let n = 0;
+      const service = new ReferenceService();
+      return {
+        handler: handler((req, res) => {
+          if ((n += 1) % 2 === 0) res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"Too many requests."}');
+          else void service.handle(req, res);
+        }),
+      };
+    },
+  },
+  {
+    name: 'lists-hang', description: 'a conformant server whose lists never answer after the first two (the reachability checks)',
+    exitCodes: [3], says: 'no complete response within --timeout',
+    setup: async () => {
+      let lists = 0;
+      const service = new ReferenceService();
+      return {
+        handler: handler((req, res) => {
+          const isList = req.method === 'GET' && /\/widgets(\?|$)/.test(req.url ?? '');
+          if (isList && (lists += 1) > 2) return;
+          void service.handle(req, res);
+        }),
+      };
+    },
+  },
+  {
+    name: 'gzip-bomb-lists', description: 'answers every list after the reachability checks with a 300 KB gzip body that decodes to 256 MiB',
+    exitCodes: [1, 3], says: 'response body larger than',
+    setup: async () => {
+      let lists = 0;
+      const service = new ReferenceService();
+      return {
+        handler: handler((req, res) => {
+          const isList = req.method === 'GET' && /\/widgets(\?|$)/.test(req.url ?? '');
+          if (isList && (lists += 1) > 2) res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB);
+          else void service.handle(req, res);
+        }),
+      };
+    },
+  },
+  {
+    name: 'token-expires', description: 'a conformant server that stops accepting both tokens after its first 300 requests',
+    exitCodes: [2], says: 'stopped accepting',
+    setup: async () => {
+      let n = 0;
+      const service = new ReferenceService();
+      return {
+        handler: handler((req, res) => {
+          if ((n += 1) > 300) res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' }).end('{"code":"expired","message":"The token expired."}');
+          else void service.handle(req, res);
+        }),
+      };
     },
   },
 ];
