@@ -5,8 +5,9 @@
  */
 import { Agent, request as undiciRequest } from 'undici';
 import { RateLimitError, TransportError } from '../errors.ts';
-import { cutBody, type Exchange } from './exchange.ts';
+import { cutBody, recordBody, type Exchange } from './exchange.ts';
 import { Limiter } from './limiter.ts';
+import { relieve } from '../memory-valve.ts';
 import { Redactor } from './redact.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
@@ -18,6 +19,13 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
  * many timeouts instead of one timeout per remaining request.
  */
 export const GIVE_UP_AFTER_FAILURES = 5;
+
+/**
+ * Bodies announced larger than this are read and parsed one at a time. Each costs several
+ * times its size while it is read, decoded and parsed, so a server that pads every answer to
+ * the cap would otherwise multiply that by --concurrency; small bodies never wait.
+ */
+export const LARGE_BODY_BYTES = 1024 * 1024;
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -65,6 +73,8 @@ export class HttpClient {
   readonly redactor: Redactor;
   private readonly agent: Agent;
   private readonly limiter: Limiter;
+  /** One large body read and parsed at a time (see LARGE_BODY_BYTES). */
+  private readonly largeBodies = new Limiter(1);
   private readonly maxResponseBytes: number;
   private failuresInARow = 0;
   private gone: string | undefined;
@@ -180,16 +190,23 @@ export class HttpClient {
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
-      const bytes = Buffer.from(await res.body.arrayBuffer());
       const responseHeaders = normaliseHeaders(res.headers);
-      const text = bytes.toString('utf8');
-      const { json, jsonError } = parseJsonBody(bytes);
+      const read = async (): Promise<{ bytes: Buffer; decoded: DecodedBody; parsed: { json: unknown; jsonError?: string } }> => {
+        const bytes = Buffer.from(await res.body.arrayBuffer());
+        // One decoding serves the text, the JSON and the recording: a body may be 8 MiB, and each copy counts.
+        const decoded = decodeUtf8(bytes);
+        return { bytes, decoded, parsed: parseJsonBody(bytes, decoded) };
+      };
+      const large = Number(responseHeaders['content-length']) > LARGE_BODY_BYTES;
+      const { bytes, decoded, parsed } = large ? await this.largeBodies.run(() => (relieve(), read())) : await read();
+      const { text } = decoded;
+      const { json, jsonError } = parsed;
       const exchange: Exchange = {
         request: recordedRequest,
         response: {
           status: res.statusCode,
           headers: this.redactor.headers(responseHeaders),
-          body: cutBody(this.redactor.text(text), bytes.length),
+          body: recordBody(text, bytes.length, this.redactor),
         },
         durationMs: elapsed(),
       };
@@ -231,17 +248,30 @@ function normaliseHeaders(raw: Record<string, string | string[] | undefined>): R
   return out;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// The byte order mark is kept in the text (it is part of what was sent) and skipped for JSON.parse.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const BOM = 0xfeff;
+
+/** A body as text: strictly decoded when it is valid UTF-8, else with replacement characters. */
+export interface DecodedBody {
+  readonly text: string;
+  readonly validUtf8: boolean;
+}
+
+/** Decodes a body once, strictly when it can. */
+export function decodeUtf8(bytes: Buffer): DecodedBody {
+  try {
+    return { text: strictUtf8.decode(bytes), validUtf8: true };
+  } catch {
+    return { text: bytes.toString('utf8'), validUtf8: false };
+  }
+}
 
 /** JSON.parse of a strictly UTF-8 body (RFC 8259 §8.1), with the reason when it is not JSON. */
-export function parseJsonBody(bytes: Buffer): { json: unknown; jsonError?: string } {
+export function parseJsonBody(bytes: Buffer, decoded: DecodedBody = decodeUtf8(bytes)): { json: unknown; jsonError?: string } {
   if (bytes.length === 0) return { json: undefined, jsonError: 'the body is empty' };
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return { json: undefined, jsonError: 'the body is not valid UTF-8' };
-  }
+  if (!decoded.validUtf8) return { json: undefined, jsonError: 'the body is not valid UTF-8' };
+  const text = decoded.text.charCodeAt(0) === BOM ? decoded.text.slice(1) : decoded.text;
   try {
     return { json: JSON.parse(text) };
   } catch (error) {

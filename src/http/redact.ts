@@ -16,6 +16,11 @@ export class Redactor {
     this.secrets = [...new Set(spellings)].sort((a, b) => b.length - a.length);
   }
 
+  /** The length of the longest spelling of a secret (0 without secrets). */
+  get longest(): number {
+    return this.secrets[0]?.length ?? 0;
+  }
+
   /** The text with every secret replaced. */
   text(value: string): string {
     let out = value;
