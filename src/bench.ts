@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --concurrency 8 …]`: how fast the full suite runs, and whether it uses its
- * concurrency against a slow server.
+ * `npm run bench [-- --concurrency 8 …]`: how fast the full suite runs, whether it uses its
+ * concurrency against a slow server, and whether its memory stays bounded against large answers.
  *
  * Serves the reference server in this process on loopback and runs the real suite against it
  * as a child process (`node bin/widget-conformance.mjs …`, exactly as a user does), three times:
@@ -10,10 +10,16 @@
  *   3. the full suite with `--latency` ms (default 20) added to every response: a wrapper handler
  *      waits on a timer before handing each request to the reference service, as network
  *      latency would.
- * For each it prints wall time, requests (conformance.json) and requests per second. For the
- * slow run it checks the bound
+ * Then three memory runs of the full suite, each against a conformant server that answers large:
+ *   4. every list page padded to just under the 8 MiB body cap with an extra field of the page;
+ *   5. the same with the padding spread over an extra field of each Widget;
+ *   6. an account that already holds 20,000 widgets.
+ * For each it prints wall time, requests (conformance.json), requests per second and the suite
+ * process's peak resident set size (all its threads; bin/record-peak-rss.mjs writes it at exit).
+ * For the slow run it checks the bound
  *     wall time ≤ start-up + 2 × requests × latency / concurrency
- * and exits 1 when it is broken or when a run does not exit 0; 2 on a usage error.
+ * and for the memory runs peak RSS ≤ 400 MiB; it exits 1 when either is broken or when a run
+ * does not exit 0; 2 on a usage error. `--part speed` or `--part memory` runs only one half.
  *
  * Every argument other than the bench's own (`--latency`, `--help`) goes to the suite; the
  * bench sets the target, the tokens and the report directory itself.
@@ -24,15 +30,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_RESPONSE_BYTES } from './http/client.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { mib, PADDED_PAGE_BYTES, PEAK_RSS_BOUND_BYTES, PEAK_RSS_FILE_VARIABLE, PEAK_RSS_NODE_ARGS, readPeakRss } from './peak-rss.ts';
+import { PaddedService } from './reference/padded.ts';
+import { prefilledStore } from './reference/prefill.ts';
 import { startServer, type RequestHandler, type RunningServer } from './reference/server.ts';
-import { ReferenceService } from './reference/service.ts';
+import { DEFAULT_TOKENS, ReferenceService } from './reference/service.ts';
 
-const USAGE = 'usage: npm run bench -- [--latency ms] [suite flags, e.g. --concurrency 8 --runs 50 --seed 1]';
+const USAGE = 'usage: npm run bench -- [--latency ms] [--part speed|memory] [suite flags, e.g. --concurrency 8 --runs 50 --seed 1]';
 /** Flags the bench sets itself. */
 const RESERVED = ['--base-url', '--token', '--second-token', '--report-dir', '--list', '--help', '-h'];
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_LATENCY_MS = 20;
+const PARTS = ['speed', 'memory', 'all'] as const;
+type Part = (typeof PARTS)[number];
+
+const MIB = 1024 * 1024;
+/** Widgets in the pre-filled account. */
+const PREFILLED_WIDGETS = 20_000;
 
 class UsageError extends Error {}
 
@@ -43,6 +59,7 @@ interface BenchArgs {
   readonly suiteArgs: readonly string[];
   /** The value of a --only the user gave, if any (the measured runs are then not the full suite). */
   readonly only?: string;
+  readonly part: Part;
   readonly help: boolean;
 }
 
@@ -66,8 +83,11 @@ function takeFlag(args: readonly string[], flag: string): { value?: string; rest
 }
 
 function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  if (argv.includes('--help') || argv.includes('-h')) return { latencyMs: 0, concurrency: 0, suiteArgs: [], help: true };
-  const latency = takeFlag(argv, '--latency');
+  if (argv.includes('--help') || argv.includes('-h')) return { latencyMs: 0, concurrency: 0, suiteArgs: [], part: 'all', help: true };
+  const partFlag = takeFlag(argv, '--part');
+  const part = (partFlag.value ?? 'all') as Part;
+  if (!PARTS.includes(part)) throw new UsageError(`--part must be one of ${PARTS.join(', ')}, got "${partFlag.value}"`);
+  const latency = takeFlag(partFlag.rest, '--latency');
   const latencyMs = latency.value === undefined ? DEFAULT_LATENCY_MS : Number(latency.value);
   if (!Number.isInteger(latencyMs) || latencyMs < 1 || latencyMs > 10_000) {
     throw new UsageError(`--latency must be an integer number of milliseconds from 1 to 10000, got "${latency.value}"`);
@@ -82,7 +102,7 @@ function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const concurrency = concurrencyText === undefined ? DEFAULT_CONCURRENCY : Number(concurrencyText);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer, got "${concurrencyText}"`);
   const only = takeFlag(suiteArgs, '--only').value;
-  return { latencyMs, concurrency, suiteArgs, ...(only === undefined ? {} : { only }), help: false };
+  return { latencyMs, concurrency, suiteArgs, ...(only === undefined ? {} : { only }), part, help: false };
 }
 
 /** What the server side saw during one run. */
@@ -125,6 +145,8 @@ interface Measured {
   readonly server: ServerStats;
   /** The slowest tests by their own duration, from conformance.json. */
   readonly slowest: ReadonlyArray<{ title: string; ms: number }>;
+  /** The suite process's peak resident set size; undefined when it wrote none. */
+  readonly peakRssBytes?: number;
   readonly outputTail: string;
 }
 
@@ -133,9 +155,8 @@ interface ReportJson {
   rules?: Array<{ tests?: Array<{ title: string; durationMs?: number }> }>;
 }
 
-/** Serves a fresh reference service with `latencyMs` of added latency and runs the suite against it once. */
-async function measure(label: string, latencyMs: number, args: readonly string[]): Promise<Measured> {
-  const service = new ReferenceService();
+/** Serves `service` with `latencyMs` of added latency and runs the suite against it once. */
+async function measure(label: string, latencyMs: number, args: readonly string[], service = new ReferenceService()): Promise<Measured> {
   const tokens = Object.entries(service.tokens);
   const first = tokens[0]!;
   const second = tokens.find(([, account]) => account !== first[1])!;
@@ -144,9 +165,11 @@ async function measure(label: string, latencyMs: number, args: readonly string[]
   const reportDir = mkdtempSync(join(tmpdir(), 'widget-bench-'));
   try {
     const started = performance.now();
+    const peakFile = join(reportDir, 'peak-rss');
     const { exitCode, output } = await runChild(
-      [join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), '--base-url', server.baseUrl, '--token', first[0], '--second-token', second[0], '--report-dir', reportDir, ...args],
+      [...PEAK_RSS_NODE_ARGS, join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), '--base-url', server.baseUrl, '--token', first[0], '--second-token', second[0], '--report-dir', reportDir, ...args],
       reportDir,
+      { [PEAK_RSS_FILE_VARIABLE]: peakFile },
     );
     const seconds = (performance.now() - started) / 1000;
     let report: ReportJson | undefined;
@@ -168,12 +191,18 @@ async function measure(label: string, latencyMs: number, args: readonly string[]
       ...(typeof report?.requests === 'number' ? { requests: report.requests } : {}),
       server: stats,
       slowest,
+      ...peakOf(peakFile),
       outputTail: output.split('\n').slice(-40).join('\n'),
     };
   } finally {
     await server.close();
     rmSync(reportDir, { recursive: true, force: true });
   }
+}
+
+function peakOf(file: string): { peakRssBytes?: number } {
+  const bytes = readPeakRss(file);
+  return bytes === undefined ? {} : { peakRssBytes: bytes };
 }
 
 /** The first SIGINT or SIGTERM the bench received: no further run starts. */
@@ -192,12 +221,12 @@ function onSignal(signal: NodeJS.Signals): void {
   running?.kill(signal);
 }
 
-/** Runs node with `args` in `cwd`, in a clean environment, and collects its output. */
-function runChild(args: readonly string[], cwd: string): Promise<{ exitCode: number | null; output: string }> {
+/** Runs node with `args` in `cwd`, in a clean environment plus `extraEnv`, and collects its output. */
+function runChild(args: readonly string[], cwd: string, extraEnv: Record<string, string>): Promise<{ exitCode: number | null; output: string }> {
   // No WIDGET_* variable of the caller's and no job summary: the flags above are the whole configuration.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, args, { cwd, env: { ...env, ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running = child;
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
@@ -214,8 +243,9 @@ function line(m: Measured): string {
   const requests = m.requests === undefined ? 'no report' : `${m.requests} requests`;
   const rate = m.requests === undefined ? '' : `, ${(m.requests / m.seconds).toFixed(0)} req/s`;
   const meanInFlight = m.server.busyMs / 1000 / m.seconds;
+  const peak = m.peakRssBytes === undefined ? 'not measured' : mib(m.peakRssBytes);
   return (
-    `${m.label.padEnd(24)} ${m.seconds.toFixed(2).padStart(6)} s wall, ${requests}${rate}; exit ${m.exitCode}; ` +
+    `${m.label.padEnd(28)} ${m.seconds.toFixed(2).padStart(6)} s wall, ${requests}${rate}; exit ${m.exitCode}; peak RSS ${peak}; ` +
     `server saw ${m.server.requests}, peak ${m.server.peakInFlight} / mean ${meanInFlight.toFixed(2)} in flight`
   );
 }
@@ -233,59 +263,84 @@ async function main(): Promise<number> {
     process.stdout.write(
       `${USAGE}\nRuns the suite against the reference server on loopback with no added latency and with --latency ms\n` +
         `(default ${DEFAULT_LATENCY_MS}) per response, and checks: wall time <= start-up + 2 x requests x latency / concurrency,\n` +
-        `where start-up is the wall time of a run with --only FMT-1 and no added latency.\n`,
+        `where start-up is the wall time of a run with --only FMT-1 and no added latency. Then runs it against list pages\n` +
+        `padded to just under ${MAX_RESPONSE_BYTES / MIB} MiB and an account of ${PREFILLED_WIDGETS} widgets, and checks: peak RSS <= ${PEAK_RSS_BOUND_BYTES / MIB} MiB.\n`,
     );
     return 0;
   }
-  const { latencyMs, concurrency, suiteArgs } = args;
-  const withoutOnly = takeFlag(suiteArgs, '--only').rest;
   const scope = args.only === undefined ? 'full suite' : `--only ${args.only}`;
   process.stdout.write(
-    `Benchmark: ${scope}, concurrency ${concurrency}${suiteArgs.length ? `, suite flags: ${suiteArgs.join(' ')}` : ''}\n`,
+    `Benchmark: ${scope}, concurrency ${args.concurrency}${args.suiteArgs.length ? `, suite flags: ${args.suiteArgs.join(' ')}` : ''}\n`,
   );
 
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const runs: Measured[] = [];
-  const run = async (label: string, latency: number, runArgs: readonly string[]): Promise<Measured> => {
-    const m = await measure(label, latency, runArgs);
+  const run = async (label: string, latency: number, runArgs: readonly string[], service?: ReferenceService): Promise<Measured | undefined> => {
+    if (interrupted) return undefined;
+    const m = await measure(label, latency, runArgs, service);
     runs.push(m);
     process.stdout.write(`${line(m)}\n`);
     return m;
   };
-  const stopped = (): number | undefined => (interrupted === undefined ? undefined : interrupted === 'SIGINT' ? 130 : 143);
-  const startup = await run('start-up (--only FMT-1)', 0, [...withoutOnly, '--only', 'FMT-1']);
-  if (stopped()) return stopped()!;
-  const fast = await run(`${scope}, 0 ms`, 0, suiteArgs);
-  if (stopped()) return stopped()!;
-  const slow = await run(`${scope}, ${latencyMs} ms`, latencyMs, suiteArgs);
-  if (stopped()) return stopped()!;
-
   let ok = true;
+  if (args.part !== 'memory') ok = (await speedRuns(args, scope, run)) && ok;
+  if (args.part !== 'speed') ok = (await memoryRuns(args, scope, run)) && ok;
+  if (interrupted) return interrupted === 'SIGINT' ? 130 : 143;
   for (const m of runs) {
     if (m.exitCode !== 0 || m.requests === undefined) {
       ok = false;
       process.stdout.write(`\n${m.label}: the run failed (exit ${m.exitCode}${m.requests === undefined ? ', no conformance.json' : ''}); its output ends:\n${m.outputTail}\n`);
     }
   }
-  if (slow.requests !== undefined) {
-    const ideal = (slow.requests * latencyMs) / concurrency / 1000;
-    const bound = startup.seconds + 2 * ideal;
-    const within = slow.seconds <= bound;
-    // How many requests were in flight on average once start-up is taken off: the concurrency the run achieved.
-    const achieved = (slow.requests * latencyMs) / 1000 / Math.max(slow.seconds - startup.seconds, 0.001);
-    process.stdout.write(
-      `\nBound (${latencyMs} ms run): start-up ${startup.seconds.toFixed(2)} s + 2 x ${slow.requests} x ${latencyMs} ms / ${concurrency}` +
-        ` = ${startup.seconds.toFixed(2)} + 2 x ${ideal.toFixed(2)} = ${bound.toFixed(2)} s; ` +
-        `wall ${slow.seconds.toFixed(2)} s: ${within ? 'WITHIN the bound' : 'OVER the bound'}\n` +
-        `Achieved concurrency (requests x latency / (wall - start-up)): ${achieved.toFixed(2)} of ${concurrency}` +
-        `; the ${latencyMs} ms added ${(slow.seconds - fast.seconds).toFixed(2)} s to the 0 ms run\n`,
-    );
-    process.stdout.write(`Slowest tests at ${latencyMs} ms (a test's time / ${latencyMs} ms ~ its requests made one after another):\n`);
-    for (const t of slow.slowest) process.stdout.write(`  ${(t.ms / 1000).toFixed(2).padStart(6)} s  ${t.title.slice(0, 110)}\n`);
-    if (!within) ok = false;
-  }
   return ok ? 0 : 1;
+}
+
+type Run = (label: string, latency: number, runArgs: readonly string[], service?: ReferenceService) => Promise<Measured | undefined>;
+
+/** Start-up, the suite at 0 ms and at --latency ms; false when the slow run breaks its bound. */
+async function speedRuns(args: BenchArgs, scope: string, run: Run): Promise<boolean> {
+  const { latencyMs, concurrency, suiteArgs } = args;
+  const withoutOnly = takeFlag(suiteArgs, '--only').rest;
+  const startup = await run('start-up (--only FMT-1)', 0, [...withoutOnly, '--only', 'FMT-1']);
+  const fast = await run(`${scope}, 0 ms`, 0, suiteArgs);
+  const slow = await run(`${scope}, ${latencyMs} ms`, latencyMs, suiteArgs);
+  if (!startup || !fast || !slow || slow.requests === undefined) return true;
+  const ideal = (slow.requests * latencyMs) / concurrency / 1000;
+  const bound = startup.seconds + 2 * ideal;
+  const within = slow.seconds <= bound;
+  // How many requests were in flight on average once start-up is taken off: the concurrency the run achieved.
+  const achieved = (slow.requests * latencyMs) / 1000 / Math.max(slow.seconds - startup.seconds, 0.001);
+  process.stdout.write(
+    `\nBound (${latencyMs} ms run): start-up ${startup.seconds.toFixed(2)} s + 2 x ${slow.requests} x ${latencyMs} ms / ${concurrency}` +
+      ` = ${startup.seconds.toFixed(2)} + 2 x ${ideal.toFixed(2)} = ${bound.toFixed(2)} s; ` +
+      `wall ${slow.seconds.toFixed(2)} s: ${within ? 'WITHIN the bound' : 'OVER the bound'}\n` +
+      `Achieved concurrency (requests x latency / (wall - start-up)): ${achieved.toFixed(2)} of ${concurrency}` +
+      `; the ${latencyMs} ms added ${(slow.seconds - fast.seconds).toFixed(2)} s to the 0 ms run\n`,
+  );
+  process.stdout.write(`Slowest tests at ${latencyMs} ms (a test's time / ${latencyMs} ms ~ its requests made one after another):\n`);
+  for (const t of slow.slowest) process.stdout.write(`  ${(t.ms / 1000).toFixed(2).padStart(6)} s  ${t.title.slice(0, 110)}\n`);
+  if (!within) process.stdout.write('\n');
+  return within;
+}
+
+/** The suite against padded pages and a large account; false when a run's peak RSS is over the bound or unmeasured. */
+async function memoryRuns(args: BenchArgs, scope: string, run: Run): Promise<boolean> {
+  const account = Object.values(DEFAULT_TOKENS)[0]!;
+  const measured = [
+    await run(`${scope}, padded pages`, 0, args.suiteArgs, new PaddedService('page', PADDED_PAGE_BYTES)),
+    await run(`${scope}, padded widgets`, 0, args.suiteArgs, new PaddedService('items', PADDED_PAGE_BYTES)),
+    await run(`${scope}, ${PREFILLED_WIDGETS} widgets`, 0, args.suiteArgs, new ReferenceService({ store: prefilledStore(account, PREFILLED_WIDGETS) })),
+  ].filter((m): m is Measured => m !== undefined);
+  process.stdout.write(`\nPeak RSS bound: ${PEAK_RSS_BOUND_BYTES / MIB} MiB (pages padded to ${(PADDED_PAGE_BYTES / MIB).toFixed(2)} MiB; an account of ${PREFILLED_WIDGETS} widgets)\n`);
+  let ok = true;
+  for (const m of measured) {
+    const within = m.peakRssBytes !== undefined && m.peakRssBytes <= PEAK_RSS_BOUND_BYTES;
+    const peak = m.peakRssBytes === undefined ? 'not measured' : mib(m.peakRssBytes);
+    process.stdout.write(`  ${m.label.padEnd(28)} ${peak.padStart(12)}: ${within ? 'WITHIN the bound' : 'OVER the bound'}\n`);
+    ok = within && ok;
+  }
+  return ok;
 }
 
 // exitCode, not exit(): the loader (bin/load-ts.mjs) then deletes this bundle once the module settles;

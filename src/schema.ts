@@ -72,10 +72,16 @@ export interface SchemaIssue {
 
 /** Validates a value against a schema; an empty array means it conforms. */
 export function validateSchema(name: SchemaName, value: unknown): SchemaIssue[] {
+  return checkSchema(name, value).issues;
+}
+
+/** Validates a value against a schema, describing at most `maxIssues` issues; `total` counts them all. */
+export function checkSchema(name: SchemaName, value: unknown, maxIssues = Number.POSITIVE_INFINITY): { issues: SchemaIssue[]; total: number } {
   validators ??= compile();
   const validate = validators[name];
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => toIssue(e, value));
+  if (validate(value)) return { issues: [], total: 0 };
+  const errors = validate.errors ?? [];
+  return { issues: errors.slice(0, maxIssues).map((e) => toIssue(e, value)), total: errors.length };
 }
 
 function toIssue(error: ErrorObject, root: unknown): SchemaIssue {
@@ -108,11 +114,70 @@ function valueAt(root: unknown, pointer: string): unknown {
   return node;
 }
 
-/** A short JSON rendering of a value for messages: type-revealing and cut at 200 characters. */
+/** Characters of a preview before it is cut. */
+export const PREVIEW_CHARS = 200;
+/**
+ * Nesting a preview renders: JSON.stringify recurses once per level and a server's value may
+ * be nested far deeper than the stack allows, so values nested deeper are shown cut instead.
+ */
+export const PREVIEW_MAX_DEPTH = 32;
+
+/** A short JSON rendering of a value for messages: type-revealing, cut at 200 characters, safe at any depth. */
 export function preview(value: unknown): string {
   if (value === undefined) return 'nothing (undefined)';
+  if (nestedDeeperThan(value, PREVIEW_MAX_DEPTH)) return `${renderCut(value)} (nested more than ${PREVIEW_MAX_DEPTH} levels deep)`;
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text;
+}
+
+/** The value as text: a string as it is, anything else as its preview (never String(), which recurses into arrays). */
+export function asText(value: unknown): string {
+  return typeof value === 'string' ? value : preview(value);
+}
+
+/** True when arrays or objects nest more than `limit` levels; never descends further than that. */
+function nestedDeeperThan(value: unknown, limit: number, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= limit) return true;
+  const children: unknown[] = Array.isArray(value) ? value : Object.values(value);
+  return children.some((child) => nestedDeeperThan(child, limit, depth + 1));
+}
+
+/**
+ * A JSON-like rendering down to PREVIEW_MAX_DEPTH levels, deeper containers shown as `[…]` or
+ * `{…}`, and no more than about PREVIEW_CHARS characters: enough to show the shape of the value.
+ */
+function renderCut(value: unknown): string {
+  const out: string[] = [];
+  let length = 0;
+  const emit = (text: string): boolean => {
+    out.push(text);
+    length += text.length;
+    return length < PREVIEW_CHARS;
+  };
+  const render = (node: unknown, depth: number): boolean => {
+    if (node === null || typeof node !== 'object') return emit(primitiveJson(node));
+    const array = Array.isArray(node);
+    if (depth >= PREVIEW_MAX_DEPTH) return emit(array ? '[…]' : '{…}');
+    if (!emit(array ? '[' : '{')) return false;
+    const keys = array ? node.keys() : Object.keys(node).values();
+    let first = true;
+    for (const key of keys) {
+      if (!first && !emit(',')) return false;
+      first = false;
+      if (!array && !emit(`${JSON.stringify(key)}:`)) return false;
+      if (!render((node as Record<string | number, unknown>)[key], depth + 1)) return false;
+    }
+    return emit(array ? ']' : '}');
+  };
+  const complete = render(value, 0);
+  const text = out.join('');
+  return complete ? text : `${text.slice(0, PREVIEW_CHARS)}…`;
+}
+
+function primitiveJson(value: unknown): string {
+  if (typeof value === 'string' && value.length > PREVIEW_CHARS) return `${JSON.stringify(value.slice(0, PREVIEW_CHARS))}…`;
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** Renders schema issues one per line: `path: expected X, received Y`. */

@@ -1,10 +1,17 @@
 /**
  * List walks (§4.1): follow next_cursor from the first page to the last, recording every
  * page, and stop (never loop) when the server misbehaves: a repeated cursor, pages that make
- * no progress, or more pages than the account can justify.
+ * no progress, or more pages than the account can justify. A walk keeps of each page only
+ * what the checks read (walk-page.ts) and a bounded set of exchanges (walk-exchanges.ts), so
+ * its memory follows the number of widgets, not the size of the server's answers.
  */
+import { createHash } from 'node:crypto';
 import type { WidgetApi } from './api.ts';
 import type { ApiResponse } from './http/client.ts';
+import { relieve } from './memory-valve.ts';
+import { ExchangeBudget } from './walk-exchanges.ts';
+import { compactResponse, PageAnswer, storedCursor, type PageResponse, type ReducedAnswer } from './walk-page.ts';
+import type { Exchange } from './http/exchange.ts';
 
 /** Pages beyond one a widget that a walk may spend on empty pages before it is cut off (empty pages are allowed). */
 export const WALK_SLACK_PAGES = 50;
@@ -36,15 +43,19 @@ export interface WalkOptions {
   readonly between?: (pageIndex: number) => Promise<void>;
 }
 
+/** One page of a walk, as kept. */
 export interface WalkPage {
   /** 1-based page number. */
   readonly number: number;
+  /** The cursor sent for this page, cut at MAX_STORED_CURSOR_CHARS (the whole cursor was sent). */
   readonly cursor?: string;
-  readonly response: ApiResponse;
+  /** The answer reduced to what the checks read, with its exchange or a placeholder. */
+  readonly response: PageResponse;
   /** The ids on this page, in order (items without a string id are left out). */
   readonly ids: readonly string[];
 }
 
+/** How a walk ended. */
 export type WalkEnd =
   | { readonly kind: 'complete' }
   | { readonly kind: 'not-a-page'; readonly reason: string }
@@ -53,16 +64,19 @@ export type WalkEnd =
   | { readonly kind: 'no-progress'; readonly stalls: number }
   | { readonly kind: 'page-budget' };
 
+/** A finished walk: its pages, the widgets seen, and how it ended. */
 export interface WalkResult {
   readonly limit?: number;
   readonly pages: readonly WalkPage[];
-  /** Every widget seen, by id (the first occurrence). */
+  /** Every widget seen, by id (the first occurrence), reduced to the Widget fields (see walk-page.ts). */
   readonly widgets: ReadonlyMap<string, Record<string, unknown>>;
   /** Ids seen on more than one page (or twice on one), with the page numbers. */
   readonly duplicates: ReadonlyMap<string, readonly number[]>;
   readonly end: WalkEnd;
   /** The last page fetched. */
   readonly last: WalkPage;
+  /** The last page's next_cursor exactly as sent, when it is a string: where a walk cut short would go on. */
+  readonly nextCursor?: string;
 }
 
 interface PageBody {
@@ -82,57 +96,113 @@ export function notAPage(res: ApiResponse): string | undefined {
   return undefined;
 }
 
+/** Pages between two chances for the memory valve: a walk of a large account makes garbage fast. */
+const RELIEVE_EVERY_PAGES = 1000;
+
+/** Cursors longer than this are remembered by a digest: a walk compares every cursor with all before it. */
+const CURSOR_KEY_CHARS = 64;
+
+function cursorKey(cursor: string): string {
+  return cursor.length <= CURSOR_KEY_CHARS ? cursor : `${cursor.length}:${createHash('sha256').update(cursor).digest('base64')}`;
+}
+
 /** Walks the account's list from the first page; transport faults propagate as SuiteErrors. */
 export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<WalkResult> {
   const maxStalls = options.maxStalls ?? 3;
   const pages: WalkPage[] = [];
   const widgets = new Map<string, Record<string, unknown>>();
-  const occurrences = new Map<string, number[]>();
+  // The page of each id's first occurrence; a list of pages only for ids seen more than once.
+  const occurrences = new Map<string, number | number[]>();
   const cursorsSeen = new Map<string, number>();
+  const budget = new ExchangeBudget();
+  const answers: PageAnswer[] = [];
+  const { http } = api;
+  // As WidgetApi.list builds it, redacted: what a placeholder shows of a page whose exchange went.
+  const requestUrl = (sent: string | undefined): string =>
+    http.redactor.text(http.url('/widgets', { ...(options.limit === undefined ? {} : { limit: String(options.limit) }), ...(sent === undefined ? {} : { cursor: sent }) }));
   let cursor: string | undefined = options.startCursor;
   let stalls = 0;
 
-  const finish = (end: WalkEnd): WalkResult => {
-    const duplicates = new Map([...occurrences].filter(([, on]) => on.length > 1));
-    return { limit: options.limit, pages, widgets, duplicates, end, last: pages[pages.length - 1] as WalkPage };
+  const finish = (end: WalkEnd, next: unknown): WalkResult => {
+    const duplicates = new Map([...occurrences].filter((entry): entry is [string, number[]] => Array.isArray(entry[1])));
+    const last = pages[pages.length - 1] as WalkPage;
+    return { limit: options.limit, pages, widgets, duplicates, end, last, ...(typeof next === 'string' ? { nextCursor: next } : {}) };
   };
 
   for (let number = 1; ; number += 1) {
-    const response = await api.list({ limit: options.limit, cursor });
-    const problem = notAPage(response);
-    const body = response.json as PageBody;
+    const { reduced, exchange, problem, hasMore, next } = await fetchPage(api, options.limit, cursor);
+    const items = problem ? [] : (reduced.json as { data: unknown[] }).data;
     const ids: string[] = [];
     let fresh = 0;
-    if (!problem) {
-      for (const item of body.data) {
-        const id = (item as { id?: unknown } | null)?.id;
-        if (typeof id !== 'string') continue;
-        ids.push(id);
-        const on = occurrences.get(id);
-        if (on) on.push(number);
-        else {
-          occurrences.set(id, [number]);
-          widgets.set(id, item as Record<string, unknown>);
-          fresh += 1;
-        }
+    let seenAgain = false;
+    for (const item of items) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') continue;
+      ids.push(id);
+      const on = occurrences.get(id);
+      if (on !== undefined) {
+        if (Array.isArray(on)) on.push(number);
+        else occurrences.set(id, [on, number]);
+        seenAgain = true;
+      } else {
+        occurrences.set(id, number);
+        widgets.set(id, item as Record<string, unknown>);
+        fresh += 1;
       }
     }
-    pages.push({ number, ...(cursor === undefined ? {} : { cursor }), response, ids });
+    const oversized = options.limit !== undefined && items.length > options.limit;
+    const hasProblem = problem !== undefined || seenAgain || oversized || reduced.schemaIssueCount > 0;
+    const stored = cursor === undefined ? undefined : storedCursor(cursor);
+    const answer = new PageAnswer(reduced, exchange, budget.keep(number, exchange, hasProblem), requestUrl, stored);
+    answers.push(answer);
+    // slice(): an array grown by push keeps room for more; a walk may hold tens of thousands of these.
+    pages.push({ number, ...(stored === undefined ? {} : { cursor: stored }), response: answer, ids: ids.slice() });
+    const leaving = budget.expire(number);
+    if (leaving !== undefined) answers[leaving - 1]?.drop();
     options.onPage?.(ids, number);
-    if (problem) return finish({ kind: 'not-a-page', reason: problem });
-    if (!body.has_more) return finish({ kind: 'complete' });
+    if (number % RELIEVE_EVERY_PAGES === 0) relieve();
+    if (problem) return finish({ kind: 'not-a-page', reason: problem }, next);
+    if (!hasMore) return finish({ kind: 'complete' }, next);
 
-    const next = body.next_cursor;
-    if (typeof next !== 'string' || next === '') return finish({ kind: 'missing-cursor' });
-    const firstPage = cursorsSeen.get(next);
-    if (firstPage !== undefined) return finish({ kind: 'repeated-cursor', cursor: next, firstPage });
-    cursorsSeen.set(next, number);
+    if (typeof next !== 'string' || next === '') return finish({ kind: 'missing-cursor' }, next);
+    const firstPage = cursorsSeen.get(cursorKey(next));
+    if (firstPage !== undefined) return finish({ kind: 'repeated-cursor', cursor: storedCursor(next), firstPage }, next);
+    cursorsSeen.set(cursorKey(next), number);
     stalls = fresh === 0 && ids.length > 0 ? stalls + 1 : 0;
-    if (stalls >= maxStalls) return finish({ kind: 'no-progress', stalls });
-    if (number >= options.maxPages) return finish({ kind: 'page-budget' });
+    if (stalls >= maxStalls) return finish({ kind: 'no-progress', stalls }, next);
+    if (number >= options.maxPages) return finish({ kind: 'page-budget' }, next);
     await options.between?.(number);
     cursor = next;
   }
+}
+
+/** A page as it arrived, already reduced. */
+interface Arrival {
+  readonly reduced: ReducedAnswer;
+  /** The recorded exchange (already redacted and cut). */
+  readonly exchange: Exchange;
+  /** Why the answer is not a page, when it is not. */
+  readonly problem?: string;
+  readonly hasMore: boolean;
+  /** The body's next_cursor exactly as sent (whatever its type), when the body is an object. */
+  readonly next: unknown;
+}
+
+/**
+ * Fetches one page and reduces it. The whole answer (up to the body cap) lives only in this
+ * function's frame, so nothing of it outlives the reduction, not even while the walk waits.
+ */
+async function fetchPage(api: WidgetApi, limit: number | undefined, cursor: string | undefined): Promise<Arrival> {
+  const response = await api.list({ limit, cursor });
+  const problem = notAPage(response);
+  const json = response.json;
+  return {
+    reduced: compactResponse(response),
+    exchange: response.exchange,
+    ...(problem === undefined ? {} : { problem }),
+    hasMore: problem === undefined && (json as PageBody).has_more,
+    next: json !== null && typeof json === 'object' ? (json as { next_cursor?: unknown }).next_cursor : undefined,
+  };
 }
 
 /** A one-line account of how a walk ended, for messages. */

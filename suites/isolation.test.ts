@@ -84,7 +84,8 @@ rule('ISO-4', "a cursor of the first account, used with the second account's tok
   await Promise.all([createIn(t, t.api), createIn(t, t.api)]);
   const walkA = await walkPages(t.api, { limit: 1, maxPages: 1 });
   const first = walkA.pages[0];
-  const cursor = (first?.response.json as { next_cursor?: unknown } | undefined)?.next_cursor;
+  // The cursor as sent: the page keeps only a cut copy of it.
+  const cursor = walkA.nextCursor;
   if (typeof cursor !== 'string' || cursor === '') {
     return t.skip('the first account\'s first page at limit 1 gave no next_cursor (PAGE-2 and PAGE-4 report that)');
   }

@@ -15,7 +15,7 @@ import { differingFields, expectErrorObject, jsonObject, type Json } from '../sr
 import { checkProperty } from '../src/harness/property.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
-import { preview } from '../src/schema.ts';
+import { asText, preview } from '../src/schema.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 
 /** Most commands in one sequence. */
@@ -50,7 +50,7 @@ class Create implements fc.AsyncCommand<Model, Real> {
     const res = await r.apis[this.who].create({ name: this.name, description });
     r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: 'a 2xx for a create of ordinary input', received: `${res.status}`, exchanges: [res.exchange] }));
     const widget = jsonObject(r.t, res, 'the created Widget');
-    const id = String(widget.id);
+    const id = asText(widget.id);
     r.t.check(!m.issued.has(id) && !m.deletedAnywhere.has(id), () => ({
       expected: 'a new widget with an id never issued before',
       received: `id ${preview(id)}, which ${m.deletedAnywhere.has(id) ? 'belonged to a widget deleted earlier' : 'belongs to a live widget'}`,
@@ -72,7 +72,7 @@ class Retrieve implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>): boolean => m.live[this.who].size > 0;
   async run(m: Model, r: Real): Promise<void> {
     const want = pick([...m.live[this.who].values()], this.index);
-    const res = await r.apis[this.who].retrieve(String(want.id));
+    const res = await r.apis[this.who].retrieve(asText(want.id));
     const got = res.status >= 200 && res.status < 300 ? (res.json as Json | undefined) : undefined;
     const differing = got ? differingFields(want, got) : [];
     r.t.check(got !== undefined && differing.length === 0, () => ({
@@ -118,7 +118,7 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
     const listedOfRun = [...walk.widgets.keys()].filter((id) => m.issued.has(id));
     const unexpected = listedOfRun.filter((id) => !own.has(id));
     const missing = [...own.keys()].filter((id) => !walk.widgets.has(id));
-    const altered = [...own.values()].filter((w) => walk.widgets.has(String(w.id)) && walk.widgets.get(String(w.id))!.name !== w.name);
+    const altered = [...own.values()].filter((w) => walk.widgets.has(asText(w.id)) && walk.widgets.get(asText(w.id))!.name !== w.name);
     r.t.check(unexpected.length === 0 && missing.length === 0 && altered.length === 0, () => ({
       expected: `the ${this.who} account's list to show exactly its ${own.size} live widget(s) of this sequence`,
       received: [
@@ -137,7 +137,7 @@ class CrossRetrieve implements fc.AsyncCommand<Model, Real> {
   constructor(readonly owner: Who, readonly index: number) {}
   check = (m: Readonly<Model>): boolean => m.live[this.owner].size > 0;
   async run(m: Model, r: Real): Promise<void> {
-    const id = String(pick([...m.live[this.owner].values()], this.index).id);
+    const id = asText(pick([...m.live[this.owner].values()], this.index).id);
     expectErrorObject(r.t, await r.apis[other(this.owner)].retrieve(id), `the ${other(this.owner)} account's retrieve of the ${this.owner} account's widget ${preview(id)}`);
   }
   toString = (): string => `crossRetrieve(${other(this.owner)} → ${this.owner} #${this.index})`;
@@ -150,13 +150,13 @@ class CrossDelete implements fc.AsyncCommand<Model, Real> {
     const want = pick([...m.live[this.owner].values()], this.index);
     let del: ApiResponse;
     try {
-      del = await r.apis[other(this.owner)].remove(String(want.id));
+      del = await r.apis[other(this.owner)].remove(asText(want.id));
     } catch (error) {
       // The other account holds a widget of its own at this id (ids may be per account): not the suite's to delete; the step is a no-op.
       if (error instanceof UnprovenDeleteError) return;
       throw error;
     }
-    const after = await r.apis[this.owner].retrieve(String(want.id));
+    const after = await r.apis[this.owner].retrieve(asText(want.id));
     const got = after.status >= 200 && after.status < 300 ? (after.json as Json | undefined) : undefined;
     r.t.check(got !== undefined && differingFields(want, got).length === 0, () => ({
       expected: `the ${this.owner} account's widget ${preview(want.id)} unchanged after the ${other(this.owner)} account's delete`,

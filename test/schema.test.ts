@@ -1,6 +1,7 @@
 /** The JSON Schemas in schemas/, the RFC 3339 date-time check and the wording of schema messages. */
 import { describe, expect, it } from 'vitest';
-import { formatIssues, isRfc3339DateTime, loadSchema, parseRfc3339, preview, validateSchema, type SchemaName } from '../src/schema.ts';
+import { describeString } from '../src/harness/arbitraries.ts';
+import { asText, checkSchema, formatIssues, isRfc3339DateTime, loadSchema, parseRfc3339, preview, PREVIEW_CHARS, PREVIEW_MAX_DEPTH, validateSchema, type SchemaName } from '../src/schema.ts';
 
 const WIDGET = { id: 'w_1', name: 'Sprocket', created_at: '2026-01-02T03:04:05Z' } as const;
 
@@ -213,4 +214,72 @@ describe('preview', () => {
     const long = 'x'.repeat(300);
     expect(preview(long)).toBe(`"${'x'.repeat(199)}… (302 characters)`);
   });
+
+  it('renders objects and arrays as JSON.stringify does', () => {
+    const value = { id: 'w', tags: [1, 'two', null, { deep: [true] }] };
+    expect(preview(value)).toBe(JSON.stringify(value));
+  });
 });
+
+/** Nesting far beyond what JSON.stringify, String() or any recursion survives. */
+const DEEP = 100_000;
+
+function deepArray(levels: number): unknown {
+  let value: unknown = 'core';
+  for (let i = 0; i < levels; i += 1) value = [value];
+  return value;
+}
+
+function deepObject(levels: number): unknown {
+  let value: unknown = 'core';
+  for (let i = 0; i < levels; i += 1) value = { k: value };
+  return value;
+}
+
+describe('values nested 100,000 deep', () => {
+  it.each([
+    ['an array', deepArray(DEEP), '['],
+    ['an object', deepObject(DEEP), '{"k":'],
+  ])('preview of %s is short, shows the nesting cut, and says so', (_what, value, opener) => {
+    const text = preview(value);
+    expect(text.startsWith(opener.repeat(PREVIEW_MAX_DEPTH))).toBe(true);
+    expect(text).toContain('…');
+    expect(text).toContain(`(nested more than ${PREVIEW_MAX_DEPTH} levels deep)`);
+    expect(text.length).toBeLessThan(PREVIEW_CHARS * 2);
+  });
+
+  it('a wide value nested deep is cut at the preview length', () => {
+    let value: unknown = 'end';
+    for (let i = 0; i < DEEP; i += 1) value = ['x'.repeat(50), value];
+    const text = preview(value);
+    expect(text.length).toBeLessThan(PREVIEW_CHARS + 60);
+    expect(text).toMatch(/… \(nested more than \d+ levels deep\)$/);
+  });
+
+  it.each([
+    ['an array', deepArray(DEEP)],
+    ['an object', deepObject(DEEP)],
+  ])('a Widget whose name is %s fails the schema with a one-line message', (_what, name) => {
+    const text = issues('widget', { ...WIDGET, name });
+    expect(text.split('\n')).toHaveLength(1);
+    expect(text).toMatch(/^\/name: expected type string, received [[{].*nested more than/);
+  });
+
+  it('describeString and asText show such a value without recursing', () => {
+    expect(describeString(deepArray(DEEP))).toContain('nested more than');
+    expect(asText(deepObject(DEEP))).toContain('nested more than');
+    expect(asText('plain')).toBe('plain');
+    expect(asText(7)).toBe('7');
+  });
+});
+
+describe('checkSchema', () => {
+  it('describes at most the issues asked for and counts them all', () => {
+    const page = { data: Array.from({ length: 10 }, () => 1), has_more: false };
+    const { issues: first, total } = checkSchema('page', page, 3);
+    expect(first).toHaveLength(3);
+    expect(total).toBe(10);
+    expect(validateSchema('page', page)).toHaveLength(10);
+  });
+});
+

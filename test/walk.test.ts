@@ -1,4 +1,7 @@
-/** List walks against a scripted server on loopback: every way a walk ends, duplicates, and the between hook. */
+/**
+ * List walks against a scripted server on loopback: every way a walk ends, duplicates, the
+ * between hook, and what a walk keeps of each page (reduced bodies, a bounded set of exchanges).
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WidgetApi } from '../src/api.ts';
@@ -6,6 +9,8 @@ import { Ownership } from '../src/ownership.ts';
 import { HttpClient } from '../src/http/client.ts';
 import { startServer, type RunningServer } from '../src/reference/server.ts';
 import { describeEnd, walkPages, type WalkResult } from '../src/walk.ts';
+import { KEPT_FIRST_PAGES, KEPT_LAST_PAGES, MAX_CITED_PAGES, NOT_KEPT_NOTE } from '../src/walk-exchanges.ts';
+import { MAX_KEPT_ISSUES, MAX_STORED_CURSOR_CHARS } from '../src/walk-page.ts';
 
 const TOKEN = 'walk-token-1';
 
@@ -247,3 +252,80 @@ describe('walkPages', () => {
     expect(calls).toEqual([1]);
   });
 });
+
+/** Whether a page of the walk kept its recorded exchange (or carries the placeholder). */
+const keptExchange = (walk: WalkResult, number: number): boolean => walk.pages[number - 1]?.response.exchange.response?.body !== NOT_KEPT_NOTE;
+
+describe('what a walk keeps', () => {
+  it('keeps of each item only the Widget fields, other values as empty shells of their type', async () => {
+    const item = { id: 'w1', name: [['deep']], description: { a: 1 }, created_at: 5, padding: 'x'.repeat(100_000), kind: 'widget' };
+    const { api } = await scripted(pagesOf({ data: [item, 'stray', null, [1, 2]], has_more: false, padding: 'y'.repeat(100_000) }));
+    const walk = await walkPages(api, { maxPages: 10 });
+    expect(walk.widgets.get('w1')).toEqual({ id: 'w1', name: [], description: {}, created_at: 5 });
+    expect(walk.pages[0]?.response.json).toEqual({ data: [{ id: 'w1', name: [], description: {}, created_at: 5 }, 'stray', null, []], has_more: false });
+    expect(JSON.stringify(walk.pages).length).toBeLessThan(10_000);
+  });
+
+  it("checks the page schema on the whole body as it arrives, so issues name the values as received", async () => {
+    const { api } = await scripted(pagesOf({ data: [widget('w1', 7 as unknown as string), { ...widget('w2'), name: [[['x']]] }], has_more: false }));
+    const walk = await walkPages(api, { maxPages: 10 });
+    const res = walk.pages[0]!.response;
+    expect(res.schemaIssueCount).toBe(2);
+    expect(res.schemaIssues.map((i) => `${i.path} ${i.received}`)).toEqual(['/data/0/name 7', '/data/1/name [[["x"]]]']);
+  });
+
+  it(`keeps at most ${MAX_KEPT_ISSUES} schema issues of a page and counts them all`, async () => {
+    const { api } = await scripted(pagesOf({ data: Array.from({ length: MAX_KEPT_ISSUES * 2 }, () => 1), has_more: false }));
+    const walk = await walkPages(api, { maxPages: 10 });
+    expect(walk.pages[0]!.response.schemaIssues).toHaveLength(MAX_KEPT_ISSUES);
+    expect(walk.pages[0]!.response.schemaIssueCount).toBe(MAX_KEPT_ISSUES * 2);
+  });
+
+  it('keeps the exchanges of the first and last pages and of pages with a problem; the others carry a placeholder', async () => {
+    const PAGES = 20;
+    const REPEAT_ON = 10;
+    const { api } = await scripted((n) => ({
+      body: { data: n + 1 === REPEAT_ON ? [widget('w1'), widget(`w${n + 1}`)] : [widget(`w${n + 1}`)], has_more: n + 1 < PAGES, next_cursor: `c${n + 1}` },
+    }));
+    const walk = await walkPages(api, { limit: 2, maxPages: 100 });
+    expect(walk.end.kind).toBe('complete');
+    const kept = walk.pages.filter((p) => keptExchange(walk, p.number)).map((p) => p.number);
+    const first = Array.from({ length: KEPT_FIRST_PAGES }, (_, i) => i + 1);
+    const last = Array.from({ length: KEPT_LAST_PAGES }, (_, i) => PAGES - KEPT_LAST_PAGES + 1 + i);
+    expect(kept).toEqual([...first, REPEAT_ON, ...last]);
+    // The page that shows w1 again is the one PAGE-3 cites.
+    expect(walk.duplicates.get('w1')).toEqual([1, REPEAT_ON]);
+    const dropped = walk.pages[4]!.response.exchange;
+    expect(dropped.request.url).toContain('cursor=c4');
+    expect(dropped.response?.status).toBe(200);
+    expect(dropped.response?.body).toBe(NOT_KEPT_NOTE);
+  });
+
+  it(`keeps at most ${MAX_CITED_PAGES} pages with a problem besides the first and last`, async () => {
+    const PAGES = 40;
+    // Every page shows w0 again: each is a page with a problem, and the walk keeps making progress.
+    const { api } = await scripted((n) => ({ body: { data: [widget('w0'), widget(`w${n + 1}`)], has_more: n + 1 < PAGES, next_cursor: `c${n + 1}` } }));
+    const walk = await walkPages(api, { maxPages: 100 });
+    const kept = walk.pages.filter((p) => keptExchange(walk, p.number)).length;
+    expect(kept).toBe(KEPT_FIRST_PAGES + MAX_CITED_PAGES + KEPT_LAST_PAGES);
+  });
+
+  it('sends a long cursor whole, keeps a cut copy, and gives the last one whole as nextCursor', async () => {
+    const long = (n: number): string => `${n}-${'c'.repeat(MAX_STORED_CURSOR_CHARS * 2)}`;
+    const { api, requests } = await scripted((n) => ({ body: { data: [widget(`w${n}`)], has_more: true, next_cursor: long(n) } }));
+    const walk = await walkPages(api, { maxPages: 2 });
+    expect(requests[1]?.get('cursor')).toBe(long(0));
+    expect(walk.pages[1]?.cursor).toBe(`${long(0).slice(0, MAX_STORED_CURSOR_CHARS)}…`);
+    expect((walk.pages[1]?.response.json as { next_cursor: string }).next_cursor).toHaveLength(MAX_STORED_CURSOR_CHARS + 1);
+    expect(walk.nextCursor).toBe(long(1));
+  });
+
+  it('recognises a long cursor that repeats', async () => {
+    const same = 's'.repeat(MAX_STORED_CURSOR_CHARS * 2);
+    const { api, requests } = await scripted((n) => ({ body: { data: [widget(`w${n}`)], has_more: true, next_cursor: same } }));
+    const walk = await walkPages(api, { maxPages: 100 });
+    expect(walk.end).toEqual({ kind: 'repeated-cursor', cursor: `${same.slice(0, MAX_STORED_CURSOR_CHARS)}…`, firstPage: 1 });
+    expect(requests).toHaveLength(2);
+  });
+});
+

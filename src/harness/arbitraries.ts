@@ -5,6 +5,7 @@
  * backslashes and markup, whitespace at the edges, and long strings.
  */
 import fc from 'fast-check';
+import { preview } from '../schema.ts';
 
 const EMOJI = [
   '👨‍👩‍👧‍👦', // family: four people joined by ZERO WIDTH JOINER
@@ -82,7 +83,8 @@ export const ordinaryDescription: fc.Arbitrary<string> = fc.string({ unit: print
 
 /** A string for a failure message: JSON-escaped, with the code points of anything outside printable ASCII. */
 export function describeString(value: unknown): string {
-  if (typeof value !== 'string') return JSON.stringify(value) ?? String(value);
+  // preview, not JSON.stringify: a server's value may be nested deeper than the stack allows.
+  if (typeof value !== 'string') return value === undefined ? 'undefined' : preview(value);
   const shown = value.length > 120 ? `${JSON.stringify(value.slice(0, 120))}… (${value.length} code units)` : JSON.stringify(value);
   const special = [...value].filter((ch) => !/^[\x20-\x7e]$/.test(ch));
   if (special.length === 0) return shown;

@@ -5,11 +5,14 @@
 import { UnprovenDeleteError, type WidgetApi } from '../api.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaName } from '../schema.ts';
+import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
 import type { RuleContext } from './rule.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
 
 export type Json = Record<string, unknown>;
+
+/** What the checks read of an answer: a whole response, or a list page as a walk keeps it. */
+export type Answer = Pick<ApiResponse, 'status' | 'json' | 'jsonError' | 'exchange'>;
 
 /** "2xx", "4xx", … */
 export function statusClass(status: number): string {
@@ -24,7 +27,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 /** Fails unless the status is 2xx. */
-export function expect2xx(t: RuleContext, res: ApiResponse, action: string): void {
+export function expect2xx(t: RuleContext, res: Pick<Answer, 'status' | 'exchange'>, action: string): void {
   t.check(res.status >= 200 && res.status < 300, () => ({
     expected: `a 2xx status for ${action}`,
     received: `${res.status}`,
@@ -33,7 +36,7 @@ export function expect2xx(t: RuleContext, res: ApiResponse, action: string): voi
 }
 
 /** The parsed JSON body; fails when the body is not JSON. */
-export function jsonBody(t: RuleContext, res: ApiResponse, what: string): unknown {
+export function jsonBody(t: RuleContext, res: Answer, what: string): unknown {
   t.check(res.jsonError === undefined, () => ({
     expected: `${what} as a JSON body`,
     received: res.jsonError ?? '',
@@ -54,11 +57,20 @@ export function jsonObject(t: RuleContext, res: ApiResponse, what: string): Json
 }
 
 /** Fails unless the value matches the named JSON Schema. */
-export function expectSchema(t: RuleContext, name: SchemaName, value: unknown, res: ApiResponse, what: string): void {
+export function expectSchema(t: RuleContext, name: SchemaName, value: unknown, res: Pick<Answer, 'exchange'>, what: string): void {
   const issues = validateSchema(name, value);
-  t.check(issues.length === 0, () => ({
+  expectNoIssues(t, name, issues, issues.length, res, what);
+}
+
+/**
+ * Fails when a schema check found issues: `issues` are the first of `total`. For a check
+ * made earlier, e.g. the page schema, which a walk checks on each page as it arrives.
+ */
+export function expectNoIssues(t: RuleContext, name: SchemaName, issues: readonly SchemaIssue[], total: number, res: Pick<Answer, 'exchange'>, what: string): void {
+  const more = total > issues.length ? `\n    … and ${total - issues.length} more` : '';
+  t.check(total === 0, () => ({
     expected: `${what} matching the ${name} schema (schemas/${name}.schema.json)`,
-    received: `${issues.length} violation(s):\n    ${formatIssues(issues).split('\n').join('\n    ')}`,
+    received: `${total} violation(s):\n    ${formatIssues(issues).split('\n').join('\n    ')}${more}`,
     exchanges: [res.exchange],
   }));
 }

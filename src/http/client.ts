@@ -9,6 +9,7 @@ import { RateLimitError, TransportError, type SuiteError } from '../errors.ts';
 import { decodeBody } from './decode.ts';
 import { recordBody, type Exchange } from './exchange.ts';
 import { Limiter } from './limiter.ts';
+import { relieve } from '../memory-valve.ts';
 import { Redactor } from './redact.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
@@ -48,6 +49,13 @@ const REPEATABLE_METHODS: ReadonlySet<string> = new Set(['GET']);
 
 /** Error codes of a connection the server reset or closed (as opposed to refused, timed out or too large). */
 const CONNECTION_LOST_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/**
+ * Bodies larger than this are decoded and parsed one at a time. Each costs several times its
+ * size while it is decoded and parsed, so a server that pads every answer to the cap would
+ * otherwise multiply that by --concurrency; small bodies never wait.
+ */
+export const LARGE_BODY_BYTES = 1024 * 1024;
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -136,6 +144,8 @@ export class HttpClient {
   /** One connection per request: for the single retry of a GET whose keep-alive connection was lost. */
   private readonly freshAgent: Agent;
   private readonly limiter: Limiter;
+  /** One large body decoded and parsed at a time (see LARGE_BODY_BYTES). */
+  private readonly largeBodies = new Limiter(1);
   private readonly maxResponseBytes: number;
   private readonly rateLimitBudgetMs: number;
   private failuresInARow = 0;
@@ -322,25 +332,33 @@ export class HttpClient {
     } catch (error) {
       throw this.transportFailure(method, shownUrl, this.describeTransportError(error, box.byDeadline), elapsed());
     }
-    const decoded = decodeBody(raw.bytes, raw.headers['content-encoding'], this.maxResponseBytes);
-    if (decoded.kind === 'too-large') {
-      throw this.transportFailure(method, shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${decoded.coding})`, elapsed());
-    }
-    this.failuresInARow = 0;
-    // An undecodable body is the server's fault, not the transport's: the JSON checks fail with the reason.
-    const bytes = decoded.kind === 'decoded' ? decoded.bytes : raw.bytes;
-    const text = bytes.toString('utf8');
-    const { json, jsonError } = decoded.kind === 'decoded' ? parseJsonBody(bytes) : { json: undefined, jsonError: decoded.reason };
-    const exchange: Exchange = {
-      request: recordedRequest,
-      response: {
-        status: raw.status,
-        headers: this.redactor.headers(raw.headers),
-        body: decoded.kind === 'decoded' ? recordBody(redact, text, bytes.length, this.redactor.maxMatchLength) : `(${raw.bytes.length} bytes not shown: ${decoded.reason})`,
-      },
-      durationMs: elapsed(),
+    const digest = (): ApiResponse => {
+      const decoded = decodeBody(raw.bytes, raw.headers['content-encoding'], this.maxResponseBytes);
+      if (decoded.kind === 'too-large') {
+        throw this.transportFailure(method, shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${decoded.coding})`, elapsed());
+      }
+      this.failuresInARow = 0;
+      // An undecodable body is the server's fault, not the transport's: the JSON checks fail with the reason.
+      const bytes = decoded.kind === 'decoded' ? decoded.bytes : raw.bytes;
+      // One UTF-8 decoding serves the text, the JSON and the recording: a body may be 8 MiB, and each copy counts.
+      const utf8 = decodeUtf8(bytes);
+      const { json, jsonError } = decoded.kind === 'decoded' ? parseJsonBody(bytes, utf8) : { json: undefined, jsonError: decoded.reason };
+      const exchange: Exchange = {
+        request: recordedRequest,
+        response: {
+          status: raw.status,
+          headers: this.redactor.headers(raw.headers),
+          body: decoded.kind === 'decoded' ? recordBody(redact, utf8.text, bytes.length, this.redactor.maxMatchLength) : `(${raw.bytes.length} bytes not shown: ${decoded.reason})`,
+        },
+        durationMs: elapsed(),
+      };
+      return { status: raw.status, headers: raw.headers, text: utf8.text, json, ...(jsonError ? { jsonError } : {}), exchange };
     };
-    return { status: raw.status, headers: raw.headers, text, json, ...(jsonError ? { jsonError } : {}), exchange };
+    if (raw.bytes.length <= LARGE_BODY_BYTES && raw.headers['content-encoding'] === undefined) return digest();
+    return this.largeBodies.run(async () => {
+      relieve();
+      return digest();
+    });
   }
 
   /**
@@ -419,17 +437,27 @@ function normaliseHeaders(raw: Record<string, string | string[] | undefined>): R
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** JSON.parse of a strictly UTF-8 body (RFC 8259 §8.1), with the reason when it is not JSON. */
-export function parseJsonBody(bytes: Buffer): { json: unknown; jsonError?: string } {
-  if (bytes.length === 0) return { json: undefined, jsonError: 'the body is empty' };
-  let text: string;
+/** A body as text, and whether its bytes were valid UTF-8 (the text then has U+FFFD for the bad bytes). */
+export interface DecodedBody {
+  readonly text: string;
+  readonly validUtf8: boolean;
+}
+
+/** Decodes a body once, strictly first (RFC 8259 §8.1). */
+export function decodeUtf8(bytes: Buffer): DecodedBody {
   try {
-    text = strictUtf8.decode(bytes);
+    return { text: strictUtf8.decode(bytes), validUtf8: true };
   } catch {
-    return { json: undefined, jsonError: 'the body is not valid UTF-8' };
+    return { text: bytes.toString('utf8'), validUtf8: false };
   }
+}
+
+/** JSON.parse of a strictly UTF-8 body (RFC 8259 §8.1), with the reason when it is not JSON. */
+export function parseJsonBody(bytes: Buffer, decoded: DecodedBody = decodeUtf8(bytes)): { json: unknown; jsonError?: string } {
+  if (bytes.length === 0) return { json: undefined, jsonError: 'the body is empty' };
+  if (!decoded.validUtf8) return { json: undefined, jsonError: 'the body is not valid UTF-8' };
   try {
-    return { json: JSON.parse(text) };
+    return { json: JSON.parse(decoded.text) };
   } catch (error) {
     return { json: undefined, jsonError: `the body is not valid JSON (${(error as Error).message})` };
   }

@@ -2,6 +2,7 @@
  * Recorded HTTP exchanges: what a failure message shows. Everything in an Exchange is
  * already redacted and cut, so it can be printed or written anywhere as it is.
  */
+import { REDACTED, type Redactor } from './redact.ts';
 
 /** Bodies are cut at this many bytes in recordings; the note says how much was left out. */
 export const RECORDED_BODY_LIMIT = 4096;
@@ -55,8 +56,9 @@ export function recordBody(redact: (s: string) => string, text: string, totalByt
 
 /** Cuts a body for recording, with a note of the total size when it was cut. */
 export function cutBody(text: string, totalBytes: number): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= RECORDED_BODY_LIMIT) return text;
+  if (Buffer.byteLength(text, 'utf8') <= RECORDED_BODY_LIMIT) return text;
+  // Every UTF-16 unit is at least one byte, so this many units hold the cut (one more keeps a surrogate pair whole).
+  const bytes = Buffer.from(text.slice(0, RECORDED_BODY_LIMIT + 1), 'utf8');
   const head = bytes.subarray(0, RECORDED_BODY_LIMIT).toString('utf8').replace(/\uFFFD$/, '');
   return `${head}\n… [body cut at ${RECORDED_BODY_LIMIT} bytes of ${totalBytes}]`;
 }

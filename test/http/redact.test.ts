@@ -1,9 +1,10 @@
 /** Redaction of secrets, and the recording and rendering of exchanges. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cutBody, formatExchange, RECORDED_BODY_LIMIT, type Exchange } from '../../src/http/exchange.ts';
+import { cutBody, formatExchange, RECORDED_BODY_LIMIT, recordBody, type Exchange } from '../../src/http/exchange.ts';
 import { redactBounded, REDACTED, Redactor, redactUrlCredentials, urlPassword } from '../../src/http/redact.ts';
 import { TEXT_SPELLINGS, variantsOf } from '../support/credential-forms.ts';
+
 describe('Redactor.text', () => {
   it('replaces every occurrence of every secret with [REDACTED]', () => {
     const r = new Redactor(['tok-one', 'tok-two']);
@@ -123,6 +124,26 @@ describe('cutBody', () => {
     const text = '€'.repeat(2000); // 6000 bytes; 4096 = 1365 × 3 + 1
     const cut = cutBody(text, 6000);
     expect(cut).toBe(`${'€'.repeat(1365)}\n… [body cut at 4096 bytes of 6000]`);
+  });
+});
+
+describe('recordBody', () => {
+  it('records exactly what redacting the whole body and cutting it would, wherever the secrets sit', () => {
+    const secret = 'tok-0123456789abcdefghijklmnopqrstuvwxyz';
+    const r = new Redactor([secret, 'short']);
+    // Secrets packed at the front shrink it most; others straddle every place the front might end.
+    const bodies = [
+      secret.repeat(2000),
+      `${'x'.repeat(RECORDED_BODY_LIMIT - 5)}${secret}${'y'.repeat(50_000)}`,
+      ...Array.from({ length: 60 }, (_, i) => `${'€'.repeat(i * 37)}${secret.repeat(i)}${'a'.repeat(i * 311)}${secret}short${'z'.repeat(20_000)}`),
+      'small body with a short secret',
+      'x'.repeat(RECORDED_BODY_LIMIT + 1),
+    ];
+    for (const body of bodies) {
+      const total = Buffer.byteLength(body);
+      expect(recordBody((x) => r.text(x), body, total, r.maxMatchLength)).toBe(cutBody(r.text(body), total));
+      expect(recordBody((x) => x, body, total)).toBe(cutBody(body, total));
+    }
   });
 });
 
