@@ -5,6 +5,7 @@
  * limit, or a default or maximum limit. Every walk is bounded (see src/walk.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { afterAll } from 'vitest';
 import { expect2xx, expectErrorObject, expectNoIssues, expectSchema, jsonBody } from '../src/harness/checks.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { InconclusiveError } from '../src/errors.ts';
@@ -57,6 +58,8 @@ function theSet(t: RuleContext): Promise<Fixture> {
 }
 
 const walks = new Map<number, Promise<WalkResult>>();
+// The walks of a large account are the biggest thing the suite holds: let them go with the file.
+afterAll(() => walks.clear());
 
 /** The walk at this limit, made once and examined by every rule that asks. */
 async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult; set: Fixture }> {

@@ -202,6 +202,33 @@ export const MORE_HOSTILE: readonly HostileCase[] = [
     },
   },
   {
+    name: 'gzips-everything', description: 'a conformant server that gzips every body it sends (legal: the suite asks for identity, and gzip is still decoded)',
+    exitCodes: [0],
+    setup: async () => ({
+      handler: new (class extends ReferenceService {
+        protected override sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+          res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(gzipSync(JSON.stringify(body)));
+        }
+      })(),
+    }),
+  },
+  {
+    name: 'deeply-nested-names', description: 'answers every Widget with a name that is an array nested 100,000 deep',
+    exitCodes: [1], fails: 'FMT-3',
+    setup: async () => {
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      return {
+        handler: new (class extends ReferenceService {
+          protected override sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+            // Spliced into the text: JSON.stringify of such a value would itself overflow the stack.
+            const text = JSON.stringify(body).replace(/"name":"(?:[^"\\]|\\.)*"/g, `"name":${deep}`);
+            res.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(text);
+          }
+        })(),
+      };
+    },
+  },
+  {
     name: 'token-expires', description: 'a conformant server that stops accepting both tokens after its first 300 requests',
     exitCodes: [2], says: 'stopped accepting',
     setup: async () => {
