@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: times the suite against the reference server with and without latency (src/bench.ts).
+// `npm run bench`: times the suite against the reference server with and without latency (src/cli/bench.ts).
 import { runTypeScript } from './load-ts.mjs';
 
-await runTypeScript('src/bench.ts');
+await runTypeScript('src/cli/bench.ts');

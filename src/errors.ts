@@ -1,8 +1,15 @@
 /**
- * Suite errors: the suite could not run (bad configuration, unreachable target, a transport
- * fault, a rate limit it could not wait out). They are kept apart from conformance failures:
+ * Every error class of the suite, in one place. Suite errors: the suite could not run (bad
+ * configuration, unreachable target, a transport fault, a rate limit it could not wait out).
+ * They are kept apart from conformance failures (harness/failure.ts, a verdict, not an error):
  * a suite error is never a verdict on the server.
  */
+
+/** Raised for any usage or configuration problem; the CLI maps it to exit code 2. */
+export class ConfigError extends Error {
+  readonly code = 'ERR_CONFIG';
+  override readonly name = 'ConfigError';
+}
 export class SuiteError extends Error {
   constructor(
     message: string,
@@ -46,5 +53,41 @@ export class InconclusiveError extends SuiteError {
 export class TokenRejectedError extends SuiteError {
   constructor(message: string) {
     super(message, 'ERR_TOKEN_REJECTED');
+  }
+}
+
+/** The target could not be reached by the check before any test (exit 3). */
+export class UnreachableError extends SuiteError {
+  constructor(message: string) {
+    super(message, 'ERR_UNREACHABLE');
+  }
+}
+
+/** The target refused a configured token at the check before any test (exit 2). */
+export class RejectedTokenError extends SuiteError {
+  constructor(message: string) {
+    super(message, 'ERR_TOKEN_REJECTED');
+  }
+}
+
+/** An id the suite will not put in a path (see client/ownership.ts unsafeSegment): never sent, reported instead. */
+export class UnsafeIdError extends SuiteError {
+  constructor(
+    message: string,
+    /** Why, without the request: for the cleanup report. */
+    readonly reason: string,
+  ) {
+    super(message, 'ERR_UNSAFE_ID');
+  }
+}
+
+/** A delete the suite refused to send: the server never showed the widget to be the suite's own. */
+export class UnprovenDeleteError extends SuiteError {
+  constructor(
+    message: string,
+    /** Why, without the request: for the cleanup report. */
+    readonly reason: string,
+  ) {
+    super(message, 'ERR_UNPROVEN_DELETE');
   }
 }

@@ -4,7 +4,7 @@
  * must at least fail, change nothing and reveal nothing.
  */
 import { randomBytes } from 'node:crypto';
-import type { AuthOverride, WidgetApi } from '../src/api.ts';
+import type { AuthOverride, WidgetApi } from '../src/client/api.ts';
 import { createOrFail, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';

@@ -4,13 +4,13 @@
  * creates its own widgets in the accounts it needs, and only ever deletes its own.
  */
 import { randomBytes } from 'node:crypto';
-import type { WidgetApi } from '../src/api.ts';
+import type { WidgetApi } from '../src/client/api.ts';
 import { createdWidget, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, type Json } from '../src/harness/checks.ts';
 import { freshUnknownId } from '../src/harness/ids.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { preview } from '../src/schema.ts';
-import { walkBudget, walkPages } from '../src/walk.ts';
+import { walkBudget, walkPages } from '../src/client/walk.ts';
 
 const needs = { needs: 'second-token' } as const;
 

@@ -9,7 +9,8 @@
  * The model holds only what this run created: the accounts may hold any other widgets.
  */
 import fc from 'fast-check';
-import { UnprovenDeleteError, type WidgetApi } from '../src/api.ts';
+import type { WidgetApi } from '../src/client/api.ts';
+import { UnprovenDeleteError } from '../src/errors.ts';
 import { describeString, ordinaryName } from '../src/harness/arbitraries.ts';
 import { differingFields, expectErrorObject, jsonObject, type Json } from '../src/harness/checks.ts';
 import { checkProperty } from '../src/harness/property.ts';

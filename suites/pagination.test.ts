@@ -10,7 +10,7 @@ import { expect2xx, expectErrorObject, expectNoIssues, expectSchema, jsonBody } 
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { InconclusiveError } from '../src/errors.ts';
 import { preview } from '../src/schema.ts';
-import { describeEnd, walkBudget, walkPages, type WalkResult } from '../src/walk.ts';
+import { describeEnd, walkBudget, walkPages, type WalkResult } from '../src/client/walk.ts';
 
 /** Widgets the suite creates for the walks: enough that limits 1, 2 and 3 each need several pages. */
 const SET_SIZE = 7;

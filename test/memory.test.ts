@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PaddedService, type PaddingPlace } from '../src/reference/padded.ts';
-import { mib, PADDED_PAGE_BYTES, PEAK_RSS_BOUND_BYTES, PEAK_RSS_FILE_VARIABLE, PEAK_RSS_NODE_ARGS, readPeakRss } from '../src/peak-rss.ts';
+import { mib, PADDED_PAGE_BYTES, PEAK_RSS_BOUND_BYTES, PEAK_RSS_FILE_VARIABLE, PEAK_RSS_NODE_ARGS, readPeakRss } from '../src/cli/peak-rss.ts';
 import { TOKENS } from './servers/faults.ts';
 import { runAgainst } from './servers/serve.ts';
 import { explain } from './support/suite-runner.ts';

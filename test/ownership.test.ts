@@ -6,10 +6,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UnprovenDeleteError, UnsafeIdError, WidgetApi } from '../src/api.ts';
+import { WidgetApi } from '../src/client/api.ts';
+import { UnprovenDeleteError, UnsafeIdError } from '../src/errors.ts';
 import { carriesAnyMarker, carriesMarker, markersIn, newMarker } from '../src/harness/marker.ts';
 import { HttpClient } from '../src/http/client.ts';
-import { Ownership, unsafeSegment } from '../src/ownership.ts';
+import { Ownership, unsafeSegment } from '../src/client/ownership.ts';
 import { startServer, type RunningServer } from '../src/reference/server.ts';
 
 const TOKEN = 'ownership-token-1';

@@ -1,12 +1,13 @@
 /** Sweeps against the real reference server: only widgets showing the marker as a whole word go, and a refused page size is worked around. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../src/api.ts';
+import { WidgetApi } from '../src/client/api.ts';
 import { carriesAnyMarker, carriesMarker, newMarker } from '../src/harness/marker.ts';
-import { Ownership } from '../src/ownership.ts';
+import { Ownership } from '../src/client/ownership.ts';
 import { HttpClient } from '../src/http/client.ts';
 import { startReferenceServer, startServer, type RunningServer } from '../src/reference/server.ts';
 import { HttpError, ReferenceService } from '../src/reference/service.ts';
-import { sweep, SWEEP_PAGE_LIMIT, walkAll } from '../src/sweep.ts';
+import { sweep } from '../src/client/sweep.ts';
+import { SWEEP_PAGE_LIMIT, walkAll } from '../src/client/walk.ts';
 
 const MARKER = newMarker();
 const OTHER_MARKER = newMarker();

@@ -4,13 +4,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../src/api.ts';
-import { Ownership } from '../src/ownership.ts';
+import { WidgetApi } from '../src/client/api.ts';
+import { Ownership } from '../src/client/ownership.ts';
 import { HttpClient } from '../src/http/client.ts';
 import { startServer, type RunningServer } from '../src/reference/server.ts';
-import { describeEnd, walkPages, type WalkResult } from '../src/walk.ts';
-import { KEPT_FIRST_PAGES, KEPT_LAST_PAGES, MAX_CITED_PAGES, NOT_KEPT_NOTE } from '../src/walk-exchanges.ts';
-import { MAX_KEPT_ISSUES, MAX_STORED_CURSOR_CHARS } from '../src/walk-page.ts';
+import { describeEnd, walkPages, type WalkResult } from '../src/client/walk.ts';
+import { KEPT_FIRST_PAGES, KEPT_LAST_PAGES, MAX_CITED_PAGES, NOT_KEPT_NOTE } from '../src/client/walk-exchanges.ts';
+import { MAX_KEPT_ISSUES, MAX_STORED_CURSOR_CHARS } from '../src/client/walk-page.ts';
 
 const TOKEN = 'walk-token-1';
 

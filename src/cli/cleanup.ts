@@ -4,15 +4,15 @@
  * run marker of this suite as a whole word (`wcs-` and 14 letters and digits with a checksum,
  * see harness/marker.ts), each proven by the list entry that shows it. Nothing else is touched.
  */
-import { WidgetApi } from '../api.ts';
+import { WidgetApi } from '../client/api.ts';
 import { ConfigError, resolveConfig } from '../config.ts';
 import { HttpClient } from '../http/client.ts';
 import { carriesAnyMarker } from '../harness/marker.ts';
-import { Ownership } from '../ownership.ts';
+import { Ownership } from '../client/ownership.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { Redactor } from '../http/redact.ts';
-import { leftovers, sweep } from '../sweep.ts';
-import { walkBudget } from '../walk.ts';
+import { leftovers, sweep } from '../client/sweep.ts';
+import { walkBudget } from '../client/walk.ts';
 
 async function main(): Promise<number> {
   let config;

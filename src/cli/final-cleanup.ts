@@ -4,9 +4,9 @@
  * every held id was deleted (or found gone) and a complete walk of each account, after the
  * deletes, shows no widget with the marker.
  */
-import type { WidgetApi } from '../api.ts';
-import type { Claim, Leftover } from '../ownership.ts';
-import { deleteAllHeld, leftovers, sweep, type SweepResult } from '../sweep.ts';
+import type { WidgetApi } from '../client/api.ts';
+import type { Claim, Leftover } from '../client/ownership.ts';
+import { deleteAllHeld, leftovers, sweep, type SweepResult } from '../client/sweep.ts';
 
 /** Sweeps after the first, when one deleted something (to verify) or the run was interrupted (a late create may land). */
 const MAX_SWEEPS = 3;

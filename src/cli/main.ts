@@ -8,10 +8,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { WidgetApi } from '../api.ts';
-import { readBaseline } from '../baseline.ts';
+import { WidgetApi } from '../client/api.ts';
+import { readBaseline } from './baseline.ts';
 import { ConfigError, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
-import { isSuiteError } from '../errors.ts';
+import { isSuiteError, RejectedTokenError } from '../errors.ts';
 import { readHeld, tokenRejected } from '../harness/handoff.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
@@ -20,9 +20,9 @@ import { Redactor } from '../http/redact.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import { buildReport } from '../report/build.ts';
 import { RULES } from '../rules.ts';
-import { parseOnly, testNamePattern } from '../selection.ts';
-import { Ownership } from '../ownership.ts';
-import { walkBudget } from '../walk.ts';
+import { parseOnly, testNamePattern } from './selection.ts';
+import { Ownership } from '../client/ownership.ts';
+import { walkBudget } from '../client/walk.ts';
 import { Interrupt } from './interrupt.ts';
 import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { describeCleanup, finalCleanup } from './final-cleanup.ts';
@@ -84,24 +84,14 @@ const CLEANUP_BUDGET_MIN_MS = 60_000;
 const CLEANUP_TIMEOUTS = 6;
 
 function settingsFor(config: SuiteConfig, target: Target, marker: string, statsDir: string, deadline: number): SuiteSettings {
+  const { baseUrl: _given, token: _token, secondToken: _second, help: _help, list: _list, ...rest } = config;
   return {
+    ...rest,
     baseUrl: target.baseUrl,
     token: target.token,
     ...(target.secondToken ? { secondToken: target.secondToken } : {}),
     targetLabel: target.label,
-    timeoutMs: config.timeoutMs,
-    concurrency: config.concurrency,
-    maxRetries: config.maxRetries,
-    maxRetryWaitMs: config.maxRetryWaitMs,
-    maxRateLimitWaitMs: config.maxRateLimitWaitMs,
     deadline,
-    strict: config.strict,
-    clockToleranceMs: config.clockToleranceMs,
-    maxWidgets: config.maxWidgets,
-    propertyBudgetMs: config.propertyBudgetMs,
-    ...(config.only ? { only: config.only } : {}),
-    seed: config.seed,
-    runs: config.runs,
     marker,
     statsDir,
   };
@@ -148,7 +138,7 @@ async function main(): Promise<number> {
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);
-      return (error as { code?: string }).code === 'ERR_TOKEN_REJECTED' ? 2 : 3;
+      return error instanceof RejectedTokenError ? 2 : 3;
     }
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
 

@@ -1,29 +1,12 @@
 /**
  * From vitest's test results to the suite's verdicts: per test and per rule, keeping
  * conformance failures (the server broke a rule) apart from suite errors (the suite could
- * not run), and SHOULD warnings apart from both.
+ * not run), and SHOULD warnings apart from both. The shapes are the report layer's (report/model.ts).
  */
+export type { Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
 import type { TestCase, TestModule } from 'vitest/node';
-import type { FailureReport } from '../report/model.ts';
-import { RULES, type Rule } from '../rules.ts';
-
-export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
-
-export interface TestOutcome {
-  readonly rule: string;
-  readonly title: string;
-  readonly file: string;
-  readonly outcome: Outcome;
-  /** Failure or error messages (already redacted by the worker, redacted again on output). */
-  readonly messages: string[];
-  /** The structured side of conformance failures: expected, received, exchanges. */
-  readonly failures: FailureReport[];
-  readonly warnings: string[];
-  readonly skipReason?: string;
-  /** Property tests: "runs completed of runs asked". */
-  readonly runs?: string;
-  readonly durationMs: number;
-}
+import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
+import { RULES } from '../rules.ts';
 
 /** The detail a ConformanceFailure carries through vitest's error serialisation. */
 function failureOf(error: { message: string; detail?: unknown }): FailureReport {
@@ -37,19 +20,6 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
   };
 }
 
-export interface RuleOutcome {
-  readonly rule: Rule;
-  readonly outcome: Outcome;
-  readonly tests: TestOutcome[];
-}
-
-export interface RunOutcomes {
-  readonly tests: TestOutcome[];
-  /** Every rule of the catalogue that had at least one test in this run, in catalogue order. */
-  readonly rules: RuleOutcome[];
-  /** Errors outside any rule test: a file that failed to load, a failing hook, an unhandled error. */
-  readonly suiteErrors: string[];
-}
 
 // When a rule has several tests, the worst outcome speaks for it.
 const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };

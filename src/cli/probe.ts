@@ -3,20 +3,9 @@
  * is a suite error (exit 3), and a token the target refuses is a configuration error
  * (exit 2), never a page of conformance failures.
  */
-import type { WidgetApi } from '../api.ts';
-import { SuiteError, TokenRejectedError } from '../errors.ts';
+import type { WidgetApi } from '../client/api.ts';
+import { RejectedTokenError, TokenRejectedError, UnreachableError } from '../errors.ts';
 
-export class UnreachableError extends SuiteError {
-  constructor(message: string) {
-    super(message, 'ERR_UNREACHABLE');
-  }
-}
-
-export class RejectedTokenError extends SuiteError {
-  constructor(message: string) {
-    super(message, 'ERR_TOKEN_REJECTED');
-  }
-}
 
 /** Lists one page with the account's token; throws UnreachableError or RejectedTokenError. */
 export async function probe(api: WidgetApi, tokenSource: string): Promise<void> {

@@ -2,7 +2,8 @@
  * Contract checks shared by every suite. Each one fails the calling rule with the
  * expectation beside what was received and the exchange, or returns what it checked.
  */
-import { UnprovenDeleteError, type WidgetApi } from '../api.ts';
+import type { WidgetApi } from '../client/api.ts';
+import { UnprovenDeleteError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';

@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { SuiteError } from '../errors.ts';
 import { isCancelled } from './cancel.ts';
-import { WidgetApi } from '../api.ts';
+import { WidgetApi } from '../client/api.ts';
 import { HttpClient } from '../http/client.ts';
-import { Ownership } from '../ownership.ts';
-import { deleteAllHeld } from '../sweep.ts';
+import { Ownership } from '../client/ownership.ts';
+import { deleteAllHeld } from '../client/sweep.ts';
 import { markTokenRejected } from './handoff.ts';
 import { carriesMarker } from './marker.ts';
 import { settings, type SuiteSettings } from './settings.ts';

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Claim } from '../ownership.ts';
+import type { Claim } from '../client/ownership.ts';
 
 const STATS = '.stats.json';
 const HELD = '.held.json';

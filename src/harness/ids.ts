@@ -4,7 +4,7 @@
  * check that compares answers uses an unknown id shaped like the server's own ids.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { WidgetApi } from '../api.ts';
+import type { WidgetApi } from '../client/api.ts';
 
 /** How many trailing characters of a real id are replaced to make an unknown one. */
 const MUTATED_TAIL = 8;

@@ -4,9 +4,9 @@
  * fails the test; a SHOULD failure is recorded as a warning and fails only under --strict.
  */
 import { test, type TestContext } from 'vitest';
-import type { WidgetApi } from '../api.ts';
+import type { WidgetApi } from '../client/api.ts';
 import { ruleById, type Rule } from '../rules.ts';
-import type { WalkResult } from '../walk.ts';
+import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, type FailureDetail } from './failure.ts';
 import type { SuiteSettings } from './settings.ts';

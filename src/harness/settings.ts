@@ -3,36 +3,26 @@
  * target, tokens and limits. It never leaves memory: nothing here is printed or written.
  */
 import { inject } from 'vitest';
+import type { SuiteConfig } from '../config.ts';
 
-export interface SuiteSettings {
+/**
+ * The run's settings: the configuration as resolved (one source: an option added to config.ts
+ * reaches the workers with nothing else to change), with the target filled in and what the
+ * runner adds. Only what makes no sense in a worker is left out.
+ */
+export type SuiteSettings = Readonly<Omit<SuiteConfig, 'baseUrl' | 'token' | 'secondToken' | 'help' | 'list'>> & {
   readonly baseUrl: string;
   readonly token: string;
   readonly secondToken?: string;
   /** Human-readable target, e.g. "embedded reference server". */
   readonly targetLabel: string;
-  readonly timeoutMs: number;
-  readonly concurrency: number;
-  readonly maxRetries: number;
-  readonly maxRetryWaitMs: number;
-  /** Total time the client may wait on rate limits. */
-  readonly maxRateLimitWaitMs: number;
   /** A Date.now() value after which no request is sent (--max-run-time from the start). */
   readonly deadline: number;
-  readonly strict: boolean;
-  readonly clockToleranceMs: number;
-  /** Most widgets an account may hold: bounds every list walk. */
-  readonly maxWidgets: number;
-  /** Longest time one property may run (ms). */
-  readonly propertyBudgetMs: number;
-  /** The --only selection as given, for replay commands. */
-  readonly only?: string;
-  readonly seed: number;
-  readonly runs: number;
   /** Unique to this run; every widget the suite creates carries it, so a sweep can find them all. */
   readonly marker: string;
   /** Where workers drop their request counts for the runner to add up. */
   readonly statsDir: string;
-}
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -4,10 +4,10 @@
  * one walk serves every check waiting at that moment, so concurrent tests do not each walk
  * the whole account.
  */
-import type { WidgetApi } from '../api.ts';
+import type { WidgetApi } from '../client/api.ts';
 import { InconclusiveError } from '../errors.ts';
-import { walkAll } from '../sweep.ts';
-import { describeEnd, walkBudget, type WalkResult } from '../walk.ts';
+
+import { describeEnd, walkAll, walkBudget, type WalkResult } from '../client/walk.ts';
 import type { QuietGate } from './quiet.ts';
 
 interface Walk {

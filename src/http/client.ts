@@ -3,13 +3,17 @@
  * per-request deadline, a cap on response size (decoded too), no redirects, a bound on
  * requests in flight, 429/503 + Retry-After waited out within a total budget, a GET whose
  * connection was lost sent once more, and every exchange recorded (redacted).
+ * Long because these bounds interact (a retry holds its slot and its deadline, a throttled
+ * retry holds back new requests, the budget and the give-up rule end the same way): one class
+ * keeps them in one place. Body decoding and parsing live in decode.ts and parse.ts.
  */
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { RateLimitError, TransportError, type SuiteError } from '../errors.ts';
 import { decodeBody } from './decode.ts';
 import { recordBody, type Exchange } from './exchange.ts';
 import { Limiter } from './limiter.ts';
-import { relieve } from '../memory-valve.ts';
+import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
+import { relieve } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
@@ -435,47 +439,4 @@ function normaliseHeaders(raw: Record<string, string | string[] | undefined>): R
   return out;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** A body as text, and whether its bytes were valid UTF-8 (the text then has U+FFFD for the bad bytes). */
-export interface DecodedBody {
-  readonly text: string;
-  readonly validUtf8: boolean;
-}
-
-/** Decodes a body once, strictly first (RFC 8259 §8.1). */
-export function decodeUtf8(bytes: Buffer): DecodedBody {
-  try {
-    return { text: strictUtf8.decode(bytes), validUtf8: true };
-  } catch {
-    return { text: bytes.toString('utf8'), validUtf8: false };
-  }
-}
-
-/** JSON.parse of a strictly UTF-8 body (RFC 8259 §8.1), with the reason when it is not JSON. */
-export function parseJsonBody(bytes: Buffer, decoded: DecodedBody = decodeUtf8(bytes)): { json: unknown; jsonError?: string } {
-  if (bytes.length === 0) return { json: undefined, jsonError: 'the body is empty' };
-  if (!decoded.validUtf8) return { json: undefined, jsonError: 'the body is not valid UTF-8' };
-  try {
-    return { json: JSON.parse(decoded.text) };
-  } catch (error) {
-    return { json: undefined, jsonError: `the body is not valid JSON (${(error as Error).message})` };
-  }
-}
-
-// RFC 9110 §5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
-const HTTP_DATE = [
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
-  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
-];
-
-/** Retry-After as milliseconds (delta-seconds or an HTTP-date, RFC 9110 §10.2.3), or undefined when unreadable. */
-export function parseRetryAfter(value: string, now = Date.now()): number | undefined {
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!HTTP_DATE.some((form) => form.test(trimmed))) return undefined;
-  // asctime carries no zone; it is GMT by definition.
-  const date = Date.parse(/GMT$/.test(trimmed) ? trimmed : `${trimmed} GMT`);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
+export { decodeUtf8, parseJsonBody, parseRetryAfter, type DecodedBody } from './parse.ts';

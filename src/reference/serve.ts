@@ -1,12 +1,12 @@
 // CLI: runs the reference server until SIGINT or SIGTERM, for `npm run serve -- --port 8080`.
 import { parseArgs } from 'node:util';
 import { startReferenceServer, type ListenOptions } from './server.ts';
+import { ConfigError } from '../errors.ts';
 
 const USAGE = 'usage: npm run serve -- [--port N] [--host ADDRESS]';
 const DEFAULTS = { host: '127.0.0.1', port: 8080 };
 
 /** A command-line mistake: reported in one line, exit code 2. */
-class UsageError extends Error {}
 
 function parseOptions(argv: string[]): Required<ListenOptions> & { help: boolean } {
   let values: { port?: string; host?: string; help?: boolean };
@@ -18,13 +18,13 @@ function parseOptions(argv: string[]): Required<ListenOptions> & { help: boolean
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const { port = String(DEFAULTS.port), host = DEFAULTS.host, help = false } = values;
   if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) {
-    throw new UsageError(`--port must be an integer from 0 to 65535, got "${port}"`);
+    throw new ConfigError(`--port must be an integer from 0 to 65535, got "${port}"`);
   }
-  if (host === '') throw new UsageError('--host must not be empty');
+  if (host === '') throw new ConfigError('--host must not be empty');
   return { host, port: Number(port), help };
 }
 
@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     options = parseOptions(argv);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     console.error(`serve: ${error.message} (${USAGE})`);
     return 2;
   }

@@ -1,3 +1,8 @@
+/**
+ * The reference Widget Service: a complete, conformant implementation.
+ * Long because every decision is a protected method that the faulty, variant and hostile test
+ * servers override one at a time: one class keeps each fault a one-method change.
+ */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';

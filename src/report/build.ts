@@ -1,5 +1,5 @@
 /** Builds the run's report from the outcomes the runner collected. */
-import type { Outcome, RunOutcomes } from '../cli/outcomes.ts';
+import type { Outcome, RunOutcomes } from './model.ts';
 import type { ClientStats } from '../http/client.ts';
 import { emptyCounts, type CleanupReport, type RunReport, type Verdict } from './model.ts';
 

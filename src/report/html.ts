@@ -7,7 +7,7 @@
  * Everything from the server (names, messages, bodies, headers) is escaped: shown as text, never run.
  */
 import { formatExchange, type Exchange } from '../http/exchange.ts';
-import type { Outcome } from '../cli/outcomes.ts';
+import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 
 /** Escapes text for HTML element content and attribute values. */

@@ -4,8 +4,40 @@
  * Its shape is schemas/conformance-report.schema.json.
  */
 import type { Exchange } from '../http/exchange.ts';
-import type { Level } from '../rules.ts';
-import type { Outcome } from '../cli/outcomes.ts';
+import type { Level, Rule } from '../rules.ts';
+
+/** A test's or a rule's outcome; the runner collects them from vitest (cli/outcomes.ts). */
+export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+
+export interface TestOutcome {
+  readonly rule: string;
+  readonly title: string;
+  readonly file: string;
+  readonly outcome: Outcome;
+  /** Failure or error messages (already redacted by the worker, redacted again on output). */
+  readonly messages: string[];
+  /** The structured side of conformance failures: expected, received, exchanges. */
+  readonly failures: FailureReport[];
+  readonly warnings: string[];
+  readonly skipReason?: string;
+  /** Property tests: "runs completed of runs asked". */
+  readonly runs?: string;
+  readonly durationMs: number;
+}
+
+export interface RuleOutcome {
+  readonly rule: Rule;
+  readonly outcome: Outcome;
+  readonly tests: TestOutcome[];
+}
+
+export interface RunOutcomes {
+  readonly tests: TestOutcome[];
+  /** Every rule of the catalogue that had at least one test in this run, in catalogue order. */
+  readonly rules: RuleOutcome[];
+  /** Errors outside any rule test: a file that failed to load, a failing hook, an unhandled error. */
+  readonly suiteErrors: string[];
+}
 
 export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'interrupted';
 

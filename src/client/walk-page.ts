@@ -5,10 +5,10 @@
  * checked on the whole body before it is reduced, and every value a check inspects keeps its
  * JSON type.
  */
-import type { ApiResponse } from './http/client.ts';
-import type { Exchange } from './http/exchange.ts';
+import type { ApiResponse } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { placeholder } from './walk-exchanges.ts';
-import { checkSchema, type SchemaIssue } from './schema.ts';
+import { checkSchema, type SchemaIssue } from '../schema.ts';
 
 /** The Widget fields a page item keeps (spec §2); any other field is dropped. */
 export const KEPT_WIDGET_FIELDS = ['id', 'name', 'description', 'created_at'] as const;

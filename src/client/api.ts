@@ -3,8 +3,8 @@
  * Every create answered 2xx is claimed in the run's ownership ledger, and a delete is sent only
  * with proof from the server that the widget at that id is the suite's own (see ownership.ts).
  */
-import { SuiteError, TokenRejectedError } from './errors.ts';
-import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from './http/client.ts';
+import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
+import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
 
 /** Overrides the Authorization header of one request; `null` sends none. */
@@ -37,28 +37,6 @@ export interface ApiHooks {
   readonly write?: <T>(send: () => Promise<T>) => Promise<T>;
   /** Told once the target refuses the account's own token after accepting it (the run ends with exit 2). */
   readonly onTokenRejected?: (message: string) => void;
-}
-
-/** An id the suite will not put in a path (see unsafeSegment): never sent, reported instead. */
-export class UnsafeIdError extends SuiteError {
-  constructor(
-    message: string,
-    /** Why, without the request: for the cleanup report. */
-    readonly reason: string,
-  ) {
-    super(message, 'ERR_UNSAFE_ID');
-  }
-}
-
-/** A delete the suite refused to send: the server never showed the widget to be the suite's own. */
-export class UnprovenDeleteError extends SuiteError {
-  constructor(
-    message: string,
-    /** Why, without the request: for the cleanup report. */
-    readonly reason: string,
-  ) {
-    super(message, 'ERR_UNPROVEN_DELETE');
-  }
 }
 
 /** The id of a response body as the suite addresses it: a string, or an integer written in decimal. */

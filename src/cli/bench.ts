@@ -30,13 +30,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_RESPONSE_BYTES } from './http/client.ts';
-import { PROJECT_ROOT } from './paths.ts';
+import { MAX_RESPONSE_BYTES } from '../http/client.ts';
+import { PROJECT_ROOT } from '../paths.ts';
 import { mib, PADDED_PAGE_BYTES, PEAK_RSS_BOUND_BYTES, PEAK_RSS_FILE_VARIABLE, PEAK_RSS_NODE_ARGS, readPeakRss } from './peak-rss.ts';
-import { PaddedService } from './reference/padded.ts';
-import { prefilledStore } from './reference/prefill.ts';
-import { startServer, type RequestHandler, type RunningServer } from './reference/server.ts';
-import { DEFAULT_TOKENS, ReferenceService } from './reference/service.ts';
+import { PaddedService } from '../reference/padded.ts';
+import { prefilledStore } from '../reference/prefill.ts';
+import { startServer, type RequestHandler, type RunningServer } from '../reference/server.ts';
+import { DEFAULT_TOKENS, ReferenceService } from '../reference/service.ts';
+import { ConfigError } from '../errors.ts';
 
 const USAGE = 'usage: npm run bench -- [--latency ms] [--part speed|memory] [suite flags, e.g. --concurrency 8 --runs 50 --seed 1]';
 /** Flags the bench sets itself. */
@@ -50,7 +51,6 @@ const MIB = 1024 * 1024;
 /** Widgets in the pre-filled account. */
 const PREFILLED_WIDGETS = 20_000;
 
-class UsageError extends Error {}
 
 interface BenchArgs {
   readonly latencyMs: number;
@@ -71,7 +71,7 @@ function takeFlag(args: readonly string[], flag: string): { value?: string; rest
     const arg = args[i]!;
     if (arg === flag) {
       value = args[i + 1];
-      if (value === undefined) throw new UsageError(`${flag} needs a value`);
+      if (value === undefined) throw new ConfigError(`${flag} needs a value`);
       i++;
     } else if (arg.startsWith(`${flag}=`)) {
       value = arg.slice(flag.length + 1);
@@ -86,21 +86,21 @@ function parseBenchArgs(argv: readonly string[]): BenchArgs {
   if (argv.includes('--help') || argv.includes('-h')) return { latencyMs: 0, concurrency: 0, suiteArgs: [], part: 'all', help: true };
   const partFlag = takeFlag(argv, '--part');
   const part = (partFlag.value ?? 'all') as Part;
-  if (!PARTS.includes(part)) throw new UsageError(`--part must be one of ${PARTS.join(', ')}, got "${partFlag.value}"`);
+  if (!PARTS.includes(part)) throw new ConfigError(`--part must be one of ${PARTS.join(', ')}, got "${partFlag.value}"`);
   const latency = takeFlag(partFlag.rest, '--latency');
   const latencyMs = latency.value === undefined ? DEFAULT_LATENCY_MS : Number(latency.value);
   if (!Number.isInteger(latencyMs) || latencyMs < 1 || latencyMs > 10_000) {
-    throw new UsageError(`--latency must be an integer number of milliseconds from 1 to 10000, got "${latency.value}"`);
+    throw new ConfigError(`--latency must be an integer number of milliseconds from 1 to 10000, got "${latency.value}"`);
   }
   const suiteArgs = latency.rest;
   for (const arg of suiteArgs) {
     const name = arg.split('=')[0]!;
-    if (RESERVED.includes(name)) throw new UsageError(`${name} is set by the bench itself`);
+    if (RESERVED.includes(name)) throw new ConfigError(`${name} is set by the bench itself`);
   }
   // The suite validates it; the bench only needs the number for the bound.
   const concurrencyText = takeFlag(suiteArgs, '--concurrency').value;
   const concurrency = concurrencyText === undefined ? DEFAULT_CONCURRENCY : Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer, got "${concurrencyText}"`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${concurrencyText}"`);
   const only = takeFlag(suiteArgs, '--only').value;
   return { latencyMs, concurrency, suiteArgs, ...(only === undefined ? {} : { only }), part, help: false };
 }
@@ -255,7 +255,7 @@ async function main(): Promise<number> {
   try {
     args = parseBenchArgs(process.argv.slice(2));
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`widget-bench: ${error.message}\n${USAGE}\n`);
     return 2;
   }

@@ -7,11 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { WidgetApi } from './api.ts';
-import type { ApiResponse } from './http/client.ts';
-import { relieve } from './memory-valve.ts';
+import type { ApiResponse } from '../http/client.ts';
+import { relieve } from '../http/memory-valve.ts';
 import { ExchangeBudget } from './walk-exchanges.ts';
 import { compactResponse, PageAnswer, storedCursor, type PageResponse, type ReducedAnswer } from './walk-page.ts';
-import type { Exchange } from './http/exchange.ts';
+import type { Exchange } from '../http/exchange.ts';
 
 /** Pages beyond one a widget that a walk may spend on empty pages before it is cut off (empty pages are allowed). */
 export const WALK_SLACK_PAGES = 50;
@@ -217,4 +217,17 @@ export function describeEnd(walk: WalkResult): string {
     case 'no-progress': return `stopped on ${at}: ${end.stalls} pages in a row showed only widgets already seen`;
     case 'page-budget': return `stopped on ${at}: reached the budget of pages for this account without has_more false`;
   }
+}
+
+/** The page size a full walk (a sweep, a shared snapshot) asks for; a server that rejects it is walked with its default instead. */
+export const SWEEP_PAGE_LIMIT = 100;
+
+/** Walks with a large page size, falling back to the server's default if that size is refused. */
+export async function walkAll(api: WidgetApi, maxPages: number): Promise<WalkResult> {
+  const walk = await walkPages(api, { limit: SWEEP_PAGE_LIMIT, maxPages });
+  const first = walk.pages[0];
+  if (walk.end.kind === 'not-a-page' && walk.pages.length === 1 && first && first.response.status >= 400 && first.response.status < 500) {
+    return walkPages(api, { maxPages });
+  }
+  return walk;
 }

@@ -4,13 +4,12 @@
  * proof that it is the suite's widget (see ownership.ts); what cannot be deleted is recorded
  * in the ledger and reported by id.
  */
-import { idOf, UnprovenDeleteError, UnsafeIdError, type WidgetApi } from './api.ts';
-import { isSuiteError } from './errors.ts';
+import { idOf, type WidgetApi } from './api.ts';
+import { UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
+import { isSuiteError } from '../errors.ts';
 import type { Leftover, Ownership } from './ownership.ts';
-import { describeEnd, walkPages, type WalkResult } from './walk.ts';
+import { describeEnd, walkAll } from './walk.ts';
 
-/** The page size a sweep asks for; a server that rejects it is walked with its default instead. */
-export const SWEEP_PAGE_LIMIT = 100;
 
 /** Held ids deleted side by side: enough to keep the client's slots busy. */
 const DELETES_AT_ONCE = 8;
@@ -27,15 +26,6 @@ export interface SweepResult {
   readonly problems: string[];
 }
 
-/** Walks with a large page size, falling back to the server's default if that size is refused. */
-export async function walkAll(api: WidgetApi, maxPages: number): Promise<WalkResult> {
-  const walk = await walkPages(api, { limit: SWEEP_PAGE_LIMIT, maxPages });
-  const first = walk.pages[0];
-  if (walk.end.kind === 'not-a-page' && walk.pages.length === 1 && first && first.response.status >= 400 && first.response.status < 500) {
-    return walkPages(api, { maxPages });
-  }
-  return walk;
-}
 
 async function inBatches<T>(items: readonly T[], size: number, each: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(each));

@@ -4,8 +4,8 @@
  * read too.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './config.ts';
-import { RULES } from './rules.ts';
+import { ConfigError } from '../config.ts';
+import { RULES } from '../rules.ts';
 
 /** The rule ids of a baseline file; throws ConfigError for an unreadable file or an unknown id. */
 export function readBaseline(file: string): ReadonlySet<string> {

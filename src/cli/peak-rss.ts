@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MAX_RESPONSE_BYTES } from './http/client.ts';
-import { PROJECT_ROOT } from './paths.ts';
+import { MAX_RESPONSE_BYTES } from '../http/client.ts';
+import { PROJECT_ROOT } from '../paths.ts';
 
 const MIB = 1024 * 1024;
 /** The most peak RSS a run against padded pages or a large account may reach: memory must not follow the size of the answers. */

@@ -1,6 +1,6 @@
 /** `--only`: a subset of the catalogue, by rule id (PAGE-3) or family (AUTH). */
-import { ConfigError } from './config.ts';
-import { familyOf, RULES } from './rules.ts';
+import { ConfigError } from '../config.ts';
+import { familyOf, RULES } from '../rules.ts';
 
 /** The selected rule ids, or undefined for every rule; throws ConfigError naming an unknown entry. */
 export function parseOnly(raw: string | undefined): ReadonlySet<string> | undefined {
