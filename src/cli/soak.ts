@@ -1,0 +1,42 @@
+/**
+ * `npm run soak -- [--runs N] [suite flags…]`: runs the whole suite N times in a row (default
+ * 100) against the embedded reference server, and reports every run that did not end
+ * conformant, with its first line of trouble. A CI gate must not flake: a transport error
+ * against a healthy server is a bug of the suite's.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths.ts';
+
+const DEFAULT_RUNS = 100;
+/** What a transport fault looks like in a run's output. */
+const TRANSPORT_FAULT = /connection reset|socket|ECONNRESET|EPIPE|no complete response/i;
+
+function parseRuns(argv: string[]): { runs: number; rest: string[] } {
+  const i = argv.indexOf('--runs');
+  if (i === -1) return { runs: DEFAULT_RUNS, rest: argv };
+  const runs = Number(argv[i + 1]);
+  if (!Number.isInteger(runs) || runs < 1) {
+    process.stderr.write(`widget-soak: --runs must be a positive integer, got "${argv[i + 1] ?? ''}"\n`);
+    process.exit(2);
+  }
+  return { runs, rest: [...argv.slice(0, i), ...argv.slice(i + 2)] };
+}
+
+const { runs, rest } = parseRuns(process.argv.slice(2));
+const trouble: string[] = [];
+const started = performance.now();
+for (let n = 1; n <= runs; n += 1) {
+  const reports = mkdtempSync(join(tmpdir(), 'wcs-soak-'));
+  const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), ...rest, '--report-dir', reports], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  rmSync(reports, { recursive: true, force: true });
+  const output = `${run.stdout}${run.stderr}`;
+  const fault = output.split('\n').find((line) => TRANSPORT_FAULT.test(line));
+  if (run.status !== 0 || fault) trouble.push(`run ${n}: exit ${run.status}${fault ? `: ${fault.trim()}` : ''}`);
+  process.stdout.write(`run ${n}/${runs}: exit ${run.status}${fault ? ' (transport fault)' : ''}\n`);
+}
+process.stdout.write(`\n${runs - trouble.length} of ${runs} runs conformant without a transport fault in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+for (const t of trouble) process.stdout.write(`  ${t}\n`);
+process.exit(trouble.length ? 1 : 0);
