@@ -30,6 +30,8 @@ export interface UnsafeCase {
   readonly mustReport?: (store: WidgetStore, seeded: ReadonlySet<string>) => string[];
   /** True when the suite's own widgets can all be found and deleted (the store ends as it began). */
   readonly cleansUp: boolean;
+  /** Extra arguments for the run. */
+  readonly args?: readonly string[];
   make(store: WidgetStore): ReferenceService;
 }
 
@@ -98,6 +100,24 @@ export const UNSAFE: readonly UnsafeCase[] = [
         return { ...reply, body: { ...page, data: page.data.filter((w) => !`${w.name} ${w.description ?? ''}`.includes('wcs-')) } };
       }
     })({ store }),
+  },
+  {
+    name: 'lists-stop-answering',
+    description: 'stops answering list requests after the first two (the reachability checks): the tests give up on the target, and cleanup must still delete every id it holds',
+    exitCodes: [3],
+    cleansUp: true,
+    args: ['--timeout', '1000'],
+    make: (store) => {
+      let lists = 0;
+      const service = new ReferenceService({ store });
+      return new (class extends ReferenceService {
+        override async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+          const isList = req.method === 'GET' && /\/widgets(\?|$)/.test(req.url ?? '');
+          if (isList && (lists += 1) > 2) return;
+          return service.handle(req, res);
+        }
+      })({ store });
+    },
   },
   {
     name: 'loses-markers',
