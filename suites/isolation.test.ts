@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../src/client/api.ts';
-import { createdWidget, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, type Json } from '../src/harness/checks.ts';
+import { createdWidget, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, sameDescription, type Json } from '../src/harness/checks.ts';
 import { freshUnknownId } from '../src/harness/ids.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
@@ -20,6 +20,22 @@ async function createIn(t: RuleContext, api: WidgetApi): Promise<Json & { id: st
   return createdWidget(t, res, `a create in the ${api.account} account`);
 }
 
+/** The items of a walk's page (reduced to the Widget fields). */
+function itemsOf(page: { readonly response: { readonly json: unknown } }): Json[] {
+  const data = (page.response.json as { data?: unknown } | undefined)?.data;
+  return Array.isArray(data) ? data.filter((w): w is Json => w !== null && typeof w === 'object') : [];
+}
+
+/**
+ * True when a listed item is one of `owner`'s widgets, recognised by its content (the same id
+ * with the same name and description), not by an id alone: ids may be unique per account only,
+ * so another account may hold a widget of its own under the same id.
+ */
+function isOneOf(item: Json, owner: ReadonlyMap<string, Record<string, unknown>>): boolean {
+  const theirs = owner.get(String(item.id));
+  return theirs !== undefined && theirs.name === item.name && sameDescription(theirs.description, item.description);
+}
+
 /** True when a response body shows the widget's content: its name or description (echoing the requested id reveals nothing). */
 function reveals(res: ApiResponse, widget: Json): boolean {
   return [widget.name, widget.description].some((v) => typeof v === 'string' && v !== '' && res.text.includes(v));
@@ -27,13 +43,14 @@ function reveals(res: ApiResponse, widget: Json): boolean {
 
 rule('ISO-1', "the second account's list walk shows none of the first account's widgets", async (t) => {
   const mine = await createIn(t, t.api);
-  await expectNotListed(t, t.second, performance.now(), (w) => w.id === mine.id || w.name === mine.name,
+  // Recognised by content: the name carries the run marker and a number no other widget has.
+  await expectNotListed(t, t.second, performance.now(), (w) => w.name === mine.name,
     `no widget of the first account (id ${preview(mine.id)}) in the second account's list`);
 }, needs);
 
 rule('ISO-1', "the first account's list walk shows none of the second account's widgets", async (t) => {
   const theirs = await createIn(t, t.second);
-  await expectNotListed(t, t.api, performance.now(), (w) => w.id === theirs.id || w.name === theirs.name,
+  await expectNotListed(t, t.api, performance.now(), (w) => w.name === theirs.name,
     `no widget of the second account (id ${preview(theirs.id)}) in the first account's list`);
 }, needs);
 
@@ -42,9 +59,9 @@ rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of
   const [mine] = await Promise.all([createIn(t, t.api), createIn(t, t.second), createIn(t, t.second)]);
   const ownA = await t.listAfter(t.api, performance.now());
   const walk = await walkPages(t.second, { limit: 1, maxPages: walkBudget(t.settings.maxWidgets) });
-  const leaked = walk.pages.flatMap((p) => p.ids.filter((id) => id === mine.id || ownA.widgets.has(id)).map((id) => ({ id, page: p })));
+  const leaked = walk.pages.flatMap((p) => itemsOf(p).filter((w) => w.name === mine.name || isOneOf(w, ownA.widgets)).map((w) => ({ id: w.id, page: p })));
   t.check(leaked.length === 0, () => ({
-    expected: "no widget of the first account on any page of the second account's walk at limit 1",
+    expected: "no widget of the first account (the same id with the same name and description) on any page of the second account's walk at limit 1",
     received: `${leaked.length} of them, e.g. ${preview(leaked[0]?.id)} on page ${leaked[0]?.page.number}`,
     exchanges: leaked.slice(0, 2).map((l) => l.page.response.exchange),
   }));
@@ -91,7 +108,7 @@ rule('ISO-4', "a cursor of the first account, used with the second account's tok
   }
   const ownA = await t.listAfter(t.api, performance.now());
   const walkB = await walkPages(t.second, { startCursor: cursor, maxPages: walkBudget(t.settings.maxWidgets) });
-  const leaked = walkB.pages.flatMap((p) => p.ids.filter((id) => ownA.widgets.has(id)).map((id) => ({ id, page: p })));
+  const leaked = walkB.pages.flatMap((p) => itemsOf(p).filter((w) => isOneOf(w, ownA.widgets)).map((w) => ({ id: w.id, page: p })));
   t.check(leaked.length === 0, () => ({
     expected: "no widget of the first account in any page the second account gets from the first account's cursor",
     received: `${leaked.length} of the first account's widgets, e.g. ${preview(leaked.slice(0, 5).map((l) => l.id))} on page ${leaked[0]?.page.number}`,
