@@ -1,13 +1,34 @@
-// The project's own tests (`npm run test:self`): unit tests of src/ and the suite run
-// against the reference server and against faulty servers.
+// The project's own tests in two tiers (see tiers.ts): `npm run test:unit` runs the unit tests
+// of src/ in seconds, `npm run test:e2e` the real suite as a child process against the
+// reference server and faulty servers, and `npm run test:self` both, unit first.
 import { defineConfig } from 'vitest/config';
+import { ALL_TEST_FILES, UNIT_FILES } from './tiers.ts';
 
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.test.ts'],
     pool: 'threads',
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT_FILES,
+          // The slowest unit test waits out a server's idle-connection timeout (about 3 s).
+          testTimeout: 15_000,
+          hookTimeout: 15_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ALL_TEST_FILES,
+          exclude: UNIT_FILES,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -14,6 +14,10 @@ export function foreignId(): string {
   return `wcs-unknown-${randomBytes(8).toString('hex')}`;
 }
 
+/** Added to an all-digit id, plus up to NUMERIC_SPREAD at random: far past any neighbour in a sequence. */
+export const NUMERIC_OFFSET = 1_000_000_000;
+export const NUMERIC_SPREAD = 1_000_000;
+
 const CLASSES = [/[0-9]/, /[a-z]/, /[A-Z]/];
 
 /**
@@ -35,7 +39,7 @@ function sameClass(ch: string, model: string): string {
  * be a neighbour in a sequence.
  */
 export function unknownIdLike(model: string): string {
-  if (/^\d{1,15}$/.test(model)) return String(Number(model) + 1_000_000_000 + randomInt(1_000_000));
+  if (/^\d{1,15}$/.test(model)) return String(Number(model) + NUMERIC_OFFSET + randomInt(NUMERIC_SPREAD));
   const chars = [...model];
   // At most half of the alphanumerics: a short id keeps its leading characters (often a type prefix).
   const budget = Math.min(MUTATED_TAIL, Math.floor(chars.filter((c) => /[0-9a-zA-Z]/.test(c)).length / 2));
@@ -52,7 +56,7 @@ export function unknownIdLike(model: string): string {
 }
 
 /** Candidates tried before falling back to an id in a foreign format. */
-const CANDIDATES = 3;
+export const CANDIDATES = 3;
 
 /**
  * An id shaped like `model` that names no widget of this account, checked with a retrieve

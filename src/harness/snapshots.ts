@@ -14,6 +14,8 @@ interface Walk {
   readonly startedAt: number;
   readonly promise: Promise<WalkResult>;
   settled: boolean;
+  /** Threw (a timeout, a rate limit): a failure is shared by the callers waiting on it, never handed to later ones. */
+  failed: boolean;
 }
 
 /** Coalesces full walks of each account. */
@@ -29,7 +31,7 @@ export class Snapshots {
   /** A complete walk of the account begun after `since` (a performance.now() reading). */
   after(api: WidgetApi, since: number): Promise<WalkResult> {
     const latest = this.latest.get(api);
-    if (latest && latest.startedAt >= since) return latest.promise;
+    if (latest && latest.startedAt >= since && !latest.failed) return latest.promise;
     if (!latest || latest.settled) return this.start(api).promise;
     // A walk is under way but began too early: share the one that starts when it ends.
     let next = this.queued.get(api);
@@ -45,10 +47,10 @@ export class Snapshots {
 
   private start(api: WidgetApi): Walk {
     this.queued.delete(api);
-    const walk: Walk = { startedAt: performance.now(), promise: this.gate.quiet(() => walkAll(api, walkBudget(this.maxWidgets))), settled: false };
+    const walk: Walk = { startedAt: performance.now(), promise: this.gate.quiet(() => walkAll(api, walkBudget(this.maxWidgets))), settled: false, failed: false };
     walk.promise.then(
       () => (walk.settled = true),
-      () => (walk.settled = true),
+      () => (walk.settled = walk.failed = true),
     );
     this.latest.set(api, walk);
     return walk;

@@ -1,0 +1,69 @@
+/**
+ * A loopback server whose list requests wait until the test answers them, one by one: a test
+ * decides when each walk ends, and counts the walks from the requests the server received.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WidgetApi } from '../../../src/client/api.ts';
+import { Ownership } from '../../../src/client/ownership.ts';
+import { HttpClient } from '../../../src/http/client.ts';
+import { startServer, type RunningServer } from '../../../src/reference/server.ts';
+import { deferred, type Deferred } from './deferred.ts';
+
+export const TOKEN = 'held-list-token';
+/** Generous: every request here is answered by the test, never by a deadline. */
+const TIMEOUT_MS = 10_000;
+const CONCURRENCY = 4;
+
+/** One list request, waiting for its answer. */
+export interface HeldRequest {
+  /** Answers with a one-page list holding these widget ids. */
+  page(ids: readonly string[]): void;
+  /** Answers 429: with no retries allowed, the client's request (and so the walk) throws. */
+  throttle(): void;
+}
+
+export interface HeldList {
+  readonly api: WidgetApi;
+  /** The next list request the server receives (already received ones first, in order). */
+  next(): Promise<HeldRequest>;
+  /** How many list requests the server has received. */
+  received(): number;
+  close(): Promise<void>;
+}
+
+export async function startHeldList(): Promise<HeldList> {
+  const arrived: HeldRequest[] = [];
+  const waiting: Array<Deferred<HeldRequest>> = [];
+  let count = 0;
+  const server: RunningServer = await startServer({
+    handle(req: IncomingMessage, res: ServerResponse) {
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+      };
+      const held: HeldRequest = {
+        page: (ids) => json(200, { data: ids.map((id) => ({ id, name: `widget ${id}`, created_at: '2026-01-02T03:04:05Z' })), has_more: false, next_cursor: null }),
+        throttle: () => json(429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '1' }),
+      };
+      count += 1;
+      const taker = waiting.shift();
+      if (taker) taker.resolve(held);
+      else arrived.push(held);
+    },
+  });
+  const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
+  return {
+    api: new WidgetApi(http, TOKEN, 'primary', new Ownership(() => false)),
+    next() {
+      const ready = arrived.shift();
+      if (ready) return Promise.resolve(ready);
+      const d = deferred<HeldRequest>();
+      waiting.push(d);
+      return d.promise;
+    },
+    received: () => count,
+    async close() {
+      await http.close();
+      await server.close();
+    },
+  };
+}
