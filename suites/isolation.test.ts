@@ -36,6 +36,16 @@ function isOneOf(item: Json, owner: ReadonlyMap<string, Record<string, unknown>>
   return theirs !== undefined && theirs.name === item.name && sameDescription(theirs.description, item.description);
 }
 
+/**
+ * Skips a check when the second account answers with a widget of its own at the first
+ * account's id: ids may be unique per account only, and then the rule cannot be judged on it.
+ */
+async function skipIfOwnAtSameId(t: RuleContext, res: ApiResponse, mine: Json): Promise<void> {
+  if (res.status >= 200 && res.status < 300 && !reveals(res, mine) && (res.json as { id?: unknown } | undefined)?.id === mine.id) {
+    await t.skip(`the second account holds a widget of its own at the id ${preview(mine.id)} (ids may be unique per account only), so this rule cannot be judged on it`);
+  }
+}
+
 /** True when a response body shows the widget's content: its name or description (echoing the requested id reveals nothing). */
 function reveals(res: ApiResponse, widget: Json): boolean {
   return [widget.name, widget.description].some((v) => typeof v === 'string' && v !== '' && res.text.includes(v));
@@ -70,6 +80,7 @@ rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of
 rule('ISO-2', "the second account cannot retrieve the first account's widget", async (t) => {
   const mine = await createIn(t, t.api);
   const res = await t.second.retrieve(mine.id);
+  await skipIfOwnAtSameId(t, res, mine);
   expectErrorObject(t, res, "a retrieve of another account's widget");
   t.check(!reveals(res, mine), () => ({
     expected: "an Error that shows nothing of the other account's widget",
@@ -127,6 +138,7 @@ for (const op of ORACLE_OPERATIONS) {
     const mine = await createIn(t, t.api);
     const never = await freshUnknownId(t.second, mine.id);
     const [foreign, unknown] = await Promise.all([op.send(t, t.second, mine.id), op.send(t, t.second, never)]);
+    await skipIfOwnAtSameId(t, foreign, mine);
     const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
     t.check(foreign.status === unknown.status && code(foreign) === code(unknown), () => ({
       expected: `the answer for an id that never existed: ${unknown.status} with code ${preview(code(unknown))}`,

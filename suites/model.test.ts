@@ -29,10 +29,15 @@ interface Model {
   readonly live: Record<Who, Map<string, Json>>;
   /** Widgets deleted in this sequence, per account. */
   readonly deleted: Record<Who, string[]>;
-  /** Every id the server issued in this sequence: a new widget must never get one of them. */
-  readonly issued: Set<string>;
-  /** Ids deleted by any sequence of this property (shards run side by side): none may come back. */
-  readonly deletedAnywhere: Set<string>;
+  /**
+   * Every id the server issued in this sequence, per account: a new widget must never get one of
+   * them. Per account, because ids may be unique per account only (the spec leaves it open).
+   */
+  readonly issued: Record<Who, Set<string>>;
+  /** Ids deleted by any sequence of this property (shards run side by side), per account: none may come back. */
+  readonly deletedAnywhere: Record<Who, Set<string>>;
+  /** The descriptions this sequence gave its widgets (each unique), per account: how a widget is recognised in another account's list. */
+  readonly described: Record<Who, Set<string>>;
 }
 
 interface Real {
@@ -52,9 +57,10 @@ class Create implements fc.AsyncCommand<Model, Real> {
     r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: 'a 2xx for a create of ordinary input', received: `${res.status}`, exchanges: [res.exchange] }));
     const widget = jsonObject(r.t, res, 'the created Widget');
     const id = asText(widget.id);
-    r.t.check(!m.issued.has(id) && !m.deletedAnywhere.has(id), () => ({
-      expected: 'a new widget with an id never issued before',
-      received: `id ${preview(id)}, which ${m.deletedAnywhere.has(id) ? 'belonged to a widget deleted earlier' : 'belongs to a live widget'}`,
+    const [issued, deleted] = [m.issued[this.who], m.deletedAnywhere[this.who]];
+    r.t.check(!issued.has(id) && !deleted.has(id), () => ({
+      expected: `a new widget with an id never issued before in the ${this.who} account`,
+      received: `id ${preview(id)}, which ${deleted.has(id) ? 'belonged to a widget deleted earlier' : 'belongs to a live widget'}`,
       exchanges: [res.exchange],
     }));
     r.t.check(widget.name === this.name && widget.description === description, () => ({
@@ -62,7 +68,8 @@ class Create implements fc.AsyncCommand<Model, Real> {
       received: `name ${describeString(widget.name)} and description ${describeString(widget.description)}`,
       exchanges: [res.exchange],
     }));
-    m.issued.add(id);
+    issued.add(id);
+    m.described[this.who].add(description);
     m.live[this.who].set(id, widget);
   }
   toString = (): string => `create(${this.who}, ${JSON.stringify(this.name)})`;
@@ -94,7 +101,7 @@ class Delete implements fc.AsyncCommand<Model, Real> {
     r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: `a 2xx for the owner's delete of its live widget ${preview(id)}`, received: `${res.status}`, exchanges: [res.exchange] }));
     m.live[this.who].delete(id);
     m.deleted[this.who].push(id);
-    m.deletedAnywhere.add(id);
+    m.deletedAnywhere[this.who].add(id);
   }
   toString = (): string => `delete(${this.who}, #${this.index})`;
 }
@@ -116,8 +123,11 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
     const walk = await r.t.listAfter(r.apis[this.who], performance.now());
     requireComplete(walk, `compare the ${this.who} account's list with the model`);
     const own = m.live[this.who];
-    const listedOfRun = [...walk.widgets.keys()].filter((id) => m.issued.has(id));
-    const unexpected = listedOfRun.filter((id) => !own.has(id));
+    // Unexpected: a widget of this account's sequence that was deleted, or one the other account
+    // created, recognised by its description (an id alone may be the other account's own too).
+    const unexpected = [...walk.widgets.values()]
+      .filter((w) => (m.issued[this.who].has(asText(w.id)) && !own.has(asText(w.id))) || (typeof w.description === 'string' && m.described[other(this.who)].has(w.description)))
+      .map((w) => asText(w.id));
     const missing = [...own.keys()].filter((id) => !walk.widgets.has(id));
     const altered = [...own.values()].filter((w) => walk.widgets.has(asText(w.id)) && walk.widgets.get(asText(w.id))!.name !== w.name);
     r.t.check(unexpected.length === 0 && missing.length === 0 && altered.length === 0, () => ({
@@ -138,8 +148,13 @@ class CrossRetrieve implements fc.AsyncCommand<Model, Real> {
   constructor(readonly owner: Who, readonly index: number) {}
   check = (m: Readonly<Model>): boolean => m.live[this.owner].size > 0;
   async run(m: Model, r: Real): Promise<void> {
-    const id = asText(pick([...m.live[this.owner].values()], this.index).id);
-    expectErrorObject(r.t, await r.apis[other(this.owner)].retrieve(id), `the ${other(this.owner)} account's retrieve of the ${this.owner} account's widget ${preview(id)}`);
+    const want = pick([...m.live[this.owner].values()], this.index);
+    const id = asText(want.id);
+    const res = await r.apis[other(this.owner)].retrieve(id);
+    const shown = res.status >= 200 && res.status < 300 ? (res.json as Json | undefined) : undefined;
+    // The other account's own widget at the same id (ids may be unique per account only) is no leak: the step tells nothing.
+    if (shown && shown.description !== want.description) return;
+    expectErrorObject(r.t, res, `the ${other(this.owner)} account's retrieve of the ${this.owner} account's widget ${preview(id)}`);
   }
   toString = (): string => `crossRetrieve(${other(this.owner)} → ${this.owner} #${this.index})`;
 }
@@ -190,9 +205,9 @@ rule('PROP-3', 'random sequences of create, retrieve, list and delete agree with
   const accounts: Who[] = t.settings.secondToken ? ['primary', 'second'] : ['primary'];
   const apis = { primary: t.api, second: t.settings.secondToken ? t.second : t.api } as Record<Who, WidgetApi>;
   const commands = fc.commands(commandsFor(accounts, accounts.length === 2), { maxCommands: MAX_COMMANDS });
-  const deletedAnywhere = new Set<string>();
+  const deletedAnywhere: Record<Who, Set<string>> = { primary: new Set(), second: new Set() };
   await checkProperty(t, 'sequences', [commands], async (cmds) => {
-    const model: Model = { live: { primary: new Map(), second: new Map() }, deleted: { primary: [], second: [] }, issued: new Set(), deletedAnywhere };
+    const model: Model = { live: { primary: new Map(), second: new Map() }, deleted: { primary: [], second: [] }, issued: { primary: new Set(), second: new Set() }, deletedAnywhere, described: { primary: new Set(), second: new Set() } };
     try {
       const real = { t, apis };
       await fc.asyncModelRun(() => ({ model, real }), cmds);

@@ -96,8 +96,9 @@ const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 describe.concurrent('servers that invite the suite to delete what it did not create', () => {
   for (const unsafe of UNSAFE) {
     test(`"${unsafe.name}" (${unsafe.description}): every pre-existing widget survives, and what is left is reported by id`, async () => {
-      const store = new WidgetStore();
+      const store = unsafe.store?.() ?? new WidgetStore();
       seed(store);
+      unsafe.prepare?.(store);
       const before = contents(store);
       const seeded = new Set(Object.values(before).flat().map((w) => w.id));
       const run = await runAgainst({ handler: unsafe.make(store), tokens: TOKENS }, ['--runs', '10', ...(unsafe.args ?? [])]);

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
-import { WidgetStore, type StoredWidget } from '../../src/reference/store.ts';
+import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
 
 export const ACCOUNTS = ['alice', 'bob'] as const;
 
@@ -32,6 +32,10 @@ export interface UnsafeCase {
   readonly cleansUp: boolean;
   /** Extra arguments for the run. */
   readonly args?: readonly string[];
+  /** The store to seed, when not the reference one (e.g. ids of another shape). */
+  readonly store?: () => WidgetStore;
+  /** More pre-existing widgets, after the common seed. */
+  readonly prepare?: (store: WidgetStore) => void;
   make(store: WidgetStore): ReferenceService;
 }
 
@@ -47,7 +51,38 @@ function rewritingCreate(store: WidgetStore, rewrite: (account: string, body: Wi
   })({ store });
 }
 
+/** A conformant store whose ids are per account: 1, 2, 3… in each account (a composite key, a per-tenant sequence). */
+class PerAccountIds extends WidgetStore {
+  private readonly counters = new Map<string, number>();
+  private account = '';
+
+  override create(account: string, input: WidgetInput): StoredWidget {
+    this.account = account;
+    return super.create(account, input);
+  }
+
+  protected override newId(): string {
+    const next = (this.counters.get(this.account) ?? 0) + 1;
+    this.counters.set(this.account, next);
+    return String(next);
+  }
+}
+
+/** Enough widgets in the second account that every id the run gets in the first is taken there too. */
+const SECOND_ACCOUNT_HOLDS = 400;
+
 export const UNSAFE: readonly UnsafeCase[] = [
+  {
+    name: 'per-account-ids',
+    description: 'a conformant server whose ids are unique per account only, the second account already holding widgets at every id the first one will issue',
+    exitCodes: [0],
+    cleansUp: true,
+    store: () => new PerAccountIds(),
+    prepare: (store) => {
+      for (let i = 0; i < SECOND_ACCOUNT_HOLDS; i += 1) store.create('bob', { name: `bob's own widget ${i}` });
+    },
+    make: (store) => new ReferenceService({ store }),
+  },
   {
     name: 'create-answers-existing-id',
     description: 'stores each new widget but answers its create with the id of one of the account\'s pre-existing widgets',
