@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { familyOf, RULES } from '../src/rules.ts';
-import { FAULTS } from './servers/faults.ts';
+import { FAULTS } from './servers/faults/index.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SUITES = join(ROOT, 'suites');

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference/server.ts';
-import { FAULTS } from './servers/faults.ts';
+import { FAULTS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { VARIANTS } from './servers/variants.ts';
 import { explain, outcomesOf, runSuite } from './support/suite-runner.ts';

@@ -14,7 +14,7 @@ import { startServer } from '../src/reference/server.ts';
 import { WidgetStore } from '../src/reference/store.ts';
 import { newMarker } from '../src/harness/marker.ts';
 import { contents, seed, UNSAFE } from './servers/unsafe.ts';
-import { TOKENS } from './servers/faults.ts';
+import { TOKENS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { explain, runSuite } from './support/suite-runner.ts';
 

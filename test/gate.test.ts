@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CRUD_FAULTS, TOKENS } from './servers/faults.ts';
+import { CRUD_FAULTS, TOKENS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { explain, outcomesOf } from './support/suite-runner.ts';
 

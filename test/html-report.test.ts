@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { HttpError, ReferenceService, type Reply, type WidgetJson } from '../src/reference/service.ts';
 import type { WidgetInput } from '../src/reference/store.ts';
 import type { FailureReport, RunReport } from '../src/report/model.ts';
-import { TOKENS } from './servers/faults.ts';
+import { TOKENS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { requireChromium, withChromium } from './support/chromium.ts';
 import { explain, type SuiteRun } from './support/suite-runner.ts';

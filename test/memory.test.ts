@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PaddedService, type PaddingPlace } from '../src/reference/padded.ts';
 import { mib, PADDED_PAGE_BYTES, PEAK_RSS_BOUND_BYTES, PEAK_RSS_FILE_VARIABLE, PEAK_RSS_NODE_ARGS, readPeakRss } from '../src/cli/peak-rss.ts';
-import { TOKENS } from './servers/faults.ts';
+import { TOKENS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { explain } from './support/suite-runner.ts';
 

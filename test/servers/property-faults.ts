@@ -4,7 +4,7 @@
  */
 import { HttpError, ReferenceService } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
-import { TOKENS, type FaultCase } from './faults.ts';
+import { TOKENS, type FaultCase } from './faults/index.ts';
 import type { TestServer } from './serve.ts';
 
 const serve = (handler: ReferenceService): TestServer => ({ handler, tokens: TOKENS });

@@ -45,7 +45,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
-import { offsetPaged, TOKENS } from './faults.ts';
+import { offsetPaged, TOKENS } from './faults/index.ts';
 import type { TestServer } from './serve.ts';
 
 export interface VariantCase {

@@ -3,9 +3,9 @@
  * rule the suite must fail it on. `npm run test:self` proves each is caught by that rule.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_PREFIX, DEFAULT_TOKENS, HttpError, ReferenceService, type ReferenceServiceOptions, type CursorPosition, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
-import { WidgetStore, type StoredWidget, type WidgetInput, type WidgetPage } from '../../src/reference/store.ts';
-import type { TestServer } from './serve.ts';
+import { API_PREFIX, DEFAULT_TOKENS, HttpError, ReferenceService, type ReferenceServiceOptions, type CursorPosition, type PageJson, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
+import { WidgetStore, type StoredWidget, type WidgetInput, type WidgetPage } from '../../../src/reference/store.ts';
+import type { TestServer } from '../serve.ts';
 
 export const TOKENS = Object.keys(DEFAULT_TOKENS) as [string, string];
 
