@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { HttpError, ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
 import { startServer, type RequestHandler, type RunningServer } from '../../src/reference/server.ts';
-import { TOKENS } from './faults/index.ts';
 
 export interface HostileCase {
   readonly name: string;
@@ -243,5 +242,3 @@ export const MORE_HOSTILE: readonly HostileCase[] = [
     },
   },
 ];
-
-export { TOKENS };
