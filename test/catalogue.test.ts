@@ -3,7 +3,8 @@
  * suite test, every suite test names a rule that exists, the faulty servers of the
  * self-test name existing rules, sit with their rule's family and together cover the catalogue,
  * and `--list` prints it.
- * PROP-* rules are property tests: they have suites, but no single-fault server of their own.
+ * PROP-* rules are property tests: they have suites, and faulty servers of their own
+ * (servers/property-faults.ts) that properties.test.ts judges across seeds.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -6,40 +6,34 @@
  *
  * | choice                                  | variants (reference in brackets)                                   |
  * |-----------------------------------------|--------------------------------------------------------------------|
- * | create status                           | 200: uuid…; 201: the others                                         |
- * | delete status                           | 204: uuid…, signed…, ulid…; 200 with a body: sequential…; 202: sharded… |
- * | malformed body status                   | 422: uuid…; 400: the others                                         |
+ * | create status                           | 200: uuid…; 201: the others                                        |
+ * | delete status                           | 200 with a body: sequential…; 202: sharded…; [204]: the others     |
+ * | malformed body status                   | 422: uuid…; 400: the others                                        |
  * | auth failure status                     | 403 without challenge: uuid…; 401 with Bearer challenge: the others |
- * | unknown id status                       | 404; 400 for ids not in the server's format: sequential…, ulid…; 400 for every id the server did not issue to the account: signed… |
- * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID            |
- * | list order                              | creation: uuid…, sharded… (per shard), ulid…; newest first: sequential…; random but stable: signed… |
- * | default / maximum limit                 | 5/100, 5/7, 10/100, 25/50, 3/1000 [20/100]                           |
- * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                 |
+ * | unknown id status                       | 404; 400 for ids not in the server's format: sequential…, rate-limited…; 400 for every id the server did not issue to the account: strict… |
+ * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID           |
+ * | list order                              | creation: uuid…, sharded… (per shard), rate-limited…, offset…; newest first: sequential…; random but stable: strict… |
+ * | default / maximum limit                 | 5/100, 5/7, 10/100, 25/50, 3/1000, 3/3 [20/100]                    |
+ * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                |
  * | pages shorter than limit                | sharded… (⌈limit/2⌉, shard boundaries, empty pages with has_more), sixteen-shards… (runs of empty pages) |
- * | next_cursor on the last page            | [absent]; null: sequential…; a string (for polling): sharded…       |
- * | cursor format                           | [HMAC'd base64url]; the last id: sequential…; ~300-char AES-GCM: sharded…; sort key: signed… |
- * | error code values                       | snake_case; SCREAMING_CASE: sequential…; dotted namespaces: ulid…   |
- * | request_id                              | present; absent: sequential…                                        |
- * | extra fields                            | uuid… (every object), ulid… (Error objects)                         |
- * | name / description limits               | signed… (name 1..64, description ≤ 256 code points, no control characters) |
- * | unsupported Content-Type                | [415]; tolerated (text/plain, none): sharded…                       |
- * | delete of an unknown or deleted id      | success: uuid…; error: the others                                   |
- * | created_at precision and offset         | [ms, Z]; µs with +02:00: sharded…; whole seconds, Z: ulid…          |
- * | rate limiting                           | ulid… (every 7th request of each caller answers 429, Retry-After: 0) |
+ * | next_cursor on the last page            | [absent]; null: sequential…; a string (for polling): sharded…      |
+ * | cursor format                           | [HMAC'd base64url]; the last id: sequential…; ~300-char AES-GCM: sharded…; sort key: strict…; an offset: offset… |
+ * | error code values                       | snake_case; SCREAMING_CASE: sequential…; dotted namespaces: rate-limited… |
+ * | request_id                              | present; absent: sequential…                                       |
+ * | extra fields                            | uuid… (every object), rate-limited… (Error objects)                |
+ * | name / description limits               | strict… (name 1..64, description ≤ 256 code points, no control characters) |
+ * | unsupported Content-Type                | [415]; tolerated (text/plain, none): sharded…                      |
+ * | delete of an unknown or deleted id      | success: uuid…; error: the others                                  |
+ * | created_at precision and offset         | [ms, Z]; µs with +02:00: sharded…; whole seconds, Z: rate-limited… |
+ * | rate limiting                           | rate-limited… (every 7th request of each caller answers 429, Retry-After: 0) |
  *
- * Beyond the list: `Connection: close` on every response (signed…).
+ * Beyond the list: `Connection: close` on every response (strict…); plain offset pagination,
+ * exactly-once only while nothing changes, since only PAGE-7 (a SHOULD) asks more (offset…).
  *
- * Known suite false positives these variants expose (the variants are conformant; the suite is
- * to be fixed, not the variant):
- * - sixteen-shards…: src/walk.ts ends a walk as `no-progress` (a PAGE-5 failure, and an
- *   inconclusive or failing walk for every rule that needs one) after 3 pages in a row without
- *   a new widget, although empty pages with a truthful has_more true and a fresh cursor are
- *   pages shorter than the limit, and the walk ends.
- * - rate-limited…: the client re-queues a retried request behind every waiting request, so a
- *   retry is again the 7th request about one time in 7, and --max-retries 3 runs out in about
- *   half of the runs (a suite error, exit 3).
- * - rate-limited… (SHOULD only): unknownIdLike() redraws letters from A-Z, giving ids with I,
- *   L, O or U that are not ULIDs, so CRUD-6 and ISO-5 compare against a malformed id (400).
+ * Two variants hold the suite to fixes of false positives they once exposed: sixteen-shards…
+ * (empty pages with a truthful has_more are pages shorter than the limit, not a walk that
+ * makes no progress) and rate-limited… (a throttled request's retry goes out before any other
+ * request, so it is not again the 7th; an unknown id made from a ULID is still a ULID).
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
