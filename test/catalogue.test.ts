@@ -1,8 +1,10 @@
 /**
  * The rule catalogue against what uses it, with no server: every rule is checked by some
  * suite test, every suite test names a rule that exists, the faulty servers of the
- * self-test name existing rules and together cover the catalogue, and `--list` prints it.
- * PROP-* rules are property tests: they have suites, but no single-fault server of their own.
+ * self-test name existing rules, sit with their rule's family and together cover the catalogue,
+ * and `--list` prints it.
+ * PROP-* rules are property tests: they have suites, and faulty servers of their own
+ * (servers/property-faults.ts) that properties.test.ts judges across seeds.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { familyOf, RULES } from '../src/rules.ts';
-import { FAULTS } from './servers/faults.ts';
+import { ALL_FAULTS, FAULTS_BY_FAMILY } from './servers/faults/index.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SUITES = join(ROOT, 'suites');
@@ -122,19 +124,25 @@ describe('the suites', () => {
 
 describe('the faulty servers of the self-test', () => {
   test('each name a rule of the catalogue', () => {
-    expect(FAULTS.filter((f) => !CATALOGUE_IDS.has(f.rule)).map((f) => `${f.name}: ${f.rule}`)).toEqual([]);
+    expect(ALL_FAULTS.filter((f) => !CATALOGUE_IDS.has(f.rule)).map((f) => `${f.name}: ${f.rule}`)).toEqual([]);
   });
 
   test('have unique, kebab-case names and a description', () => {
-    const names = FAULTS.map((f) => f.name);
+    const names = ALL_FAULTS.map((f) => f.name);
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
     expect(names.filter((n) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(n))).toEqual([]);
-    expect(FAULTS.filter((f) => f.description.trim() === '').map((f) => f.name)).toEqual([]);
+    expect(ALL_FAULTS.filter((f) => f.description.trim() === '').map((f) => f.name)).toEqual([]);
   });
 
   test('together cover every rule but the PROP-* rules', () => {
-    const covered = new Set(FAULTS.map((f) => f.rule));
+    const covered = new Set(ALL_FAULTS.map((f) => f.rule));
     expect(COVERED_RULES.map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+
+  test('sit in the module of the family whose rule they break', () => {
+    const misplaced = Object.entries(FAULTS_BY_FAMILY).flatMap(([family, faults]) =>
+      faults.filter((f) => familyOf(f.rule) !== family).map((f) => `${f.name} (${f.rule}) among the ${family} faults`));
+    expect(misplaced).toEqual([]);
   });
 });
 

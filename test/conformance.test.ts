@@ -4,9 +4,10 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference/server.ts';
-import { FAULTS } from './servers/faults.ts';
+import { ALL_FAULTS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { VARIANTS } from './servers/variants.ts';
+import { ALL_BUT_PROPERTIES } from './support/families.ts';
 import { explain, outcomesOf, runSuite } from './support/suite-runner.ts';
 import { ruleById } from '../src/rules.ts';
 
@@ -45,7 +46,7 @@ describe.concurrent('the suite', () => {
 
   // Faults of non-property rules are run without the property tests, the slowest part of a
   // run: those are judged across seeds in properties.test.ts.
-  const WITHOUT_PROPERTIES = ['--only', 'FMT,CRUD,DEL,AUTH,MAL,ISO,PAGE'];
+  const WITHOUT_PROPERTIES = ['--only', ALL_BUT_PROPERTIES];
 
   const scoreboard: Array<{ fault: string; expected: string; caughtBy: string; seconds: number }> = [];
   afterAll(() => {
@@ -61,7 +62,7 @@ describe.concurrent('the suite', () => {
     );
   });
 
-  for (const fault of FAULTS) {
+  for (const fault of ALL_FAULTS) {
     const level = ruleById(fault.rule).level;
     test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}`, async () => {
       const run = await runAgainst(fault.make(), fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES);

@@ -14,8 +14,9 @@ import { startServer } from '../src/reference/server.ts';
 import { WidgetStore } from '../src/reference/store.ts';
 import { newMarker } from '../src/harness/marker.ts';
 import { contents, seed, UNSAFE } from './servers/unsafe.ts';
-import { TOKENS } from './servers/faults.ts';
 import { runAgainst } from './servers/serve.ts';
+import { serve, TOKENS } from './servers/support.ts';
+import { ALL_BUT_PROPERTIES } from './support/families.ts';
 import { explain, runSuite } from './support/suite-runner.ts';
 
 /** A reference service (optionally with a fault) that calls `onRequest` with its request count. */
@@ -42,7 +43,7 @@ describe.concurrent('data safety', () => {
   test('a conformant run leaves every pre-existing widget unchanged and nothing of its own', async () => {
     const { service, store } = seededService();
     const before = contents(store);
-    const run = await runAgainst({ handler: service, tokens: TOKENS });
+    const run = await runAgainst(serve(service));
     expect(run.exitCode, explain(run)).toBe(0);
     expect(contents(store)).toEqual(before);
   });
@@ -50,7 +51,7 @@ describe.concurrent('data safety', () => {
   test('a run whose tests fail still leaves every pre-existing widget unchanged and nothing of its own', async () => {
     const { service, store } = seededService({ dropDescription: true });
     const before = contents(store);
-    const run = await runAgainst({ handler: service, tokens: TOKENS }, ['--only', 'FMT,CRUD,DEL,AUTH,MAL,ISO,PAGE']);
+    const run = await runAgainst(serve(service), ['--only', ALL_BUT_PROPERTIES]);
     expect(run.exitCode, explain(run)).toBe(1);
     expect(contents(store)).toEqual(before);
   });
@@ -62,7 +63,7 @@ describe.concurrent('data safety', () => {
       // Far enough in that every suite file has created widgets, well before the end.
       const { service, store } = seededService({ onRequest: (n) => n === 150 && interrupt() });
       const before = contents(store);
-      const run = await runAgainst({ handler: service, tokens: TOKENS }, [], { interrupt: { signal, when: midway } });
+      const run = await runAgainst(serve(service), [], { interrupt: { signal, when: midway } });
       expect(run.exitCode, explain(run)).toBe(code);
       expect(run.stderr).toContain(`${signal} received`);
       expect(contents(store)).toEqual(before);
@@ -101,7 +102,7 @@ describe.concurrent('servers that invite the suite to delete what it did not cre
       unsafe.prepare?.(store);
       const before = contents(store);
       const seeded = new Set(Object.values(before).flat().map((w) => w.id));
-      const run = await runAgainst({ handler: unsafe.make(store), tokens: TOKENS }, ['--runs', '10', ...(unsafe.args ?? [])]);
+      const run = await runAgainst(serve(unsafe.make(store)), ['--runs', '10', ...(unsafe.args ?? [])]);
       const after = contents(store);
       expect(unsafe.exitCodes, explain(run)).toContain(run.exitCode);
       expect(`${run.stdout}${run.stderr}`.match(STACK_LINE)?.[0], 'no stack trace').toBeUndefined();

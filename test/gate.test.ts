@@ -7,8 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CRUD_FAULTS, TOKENS } from './servers/faults.ts';
+import { CRUD_FAULTS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
+import { TOKENS } from './servers/support.ts';
 import { explain, outcomesOf } from './support/suite-runner.ts';
 
 const fault = (name: string) => CRUD_FAULTS.find((f) => f.name === name)!;

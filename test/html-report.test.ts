@@ -14,8 +14,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { HttpError, ReferenceService, type Reply, type WidgetJson } from '../src/reference/service.ts';
 import type { WidgetInput } from '../src/reference/store.ts';
 import type { FailureReport, RunReport } from '../src/report/model.ts';
-import { TOKENS } from './servers/faults.ts';
 import { runAgainst } from './servers/serve.ts';
+import { serve, TOKENS } from './servers/support.ts';
+import { ALL_BUT_PROPERTIES } from './support/families.ts';
 import { requireChromium, withChromium } from './support/chromium.ts';
 import { explain, type SuiteRun } from './support/suite-runner.ts';
 
@@ -61,7 +62,7 @@ describe('conformance.html in headless Chromium, after a run against a hostile, 
 
   beforeAll(async () => {
     requireChromium(); // fail fast, before the suite run, with how to install it
-    run = await runAgainst({ handler: new HostileService(), tokens: TOKENS }, ['--only', 'FMT,CRUD,DEL,AUTH,MAL,ISO,PAGE']);
+    run = await runAgainst(serve(new HostileService()), ['--only', ALL_BUT_PROPERTIES]);
     expect(run.exitCode, explain(run)).toBe(1);
     report = JSON.parse(readFileSync(join(run.reportDir, 'conformance.json'), 'utf8')) as RunReport;
     expect(report.rules.find((r) => r.id === FAILING_RULE)?.outcome, explain(run)).toBe('fail');

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PaddedService, type PaddingPlace } from '../src/reference/padded.ts';
 import { mib, PADDED_PAGE_BYTES, PEAK_RSS_BOUND_BYTES, PEAK_RSS_FILE_VARIABLE, PEAK_RSS_NODE_ARGS, readPeakRss } from '../src/cli/peak-rss.ts';
-import { TOKENS } from './servers/faults.ts';
 import { runAgainst } from './servers/serve.ts';
+import { serve } from './servers/support.ts';
 import { explain } from './support/suite-runner.ts';
 
 /** A line of a JavaScript stack trace. */
@@ -26,7 +26,7 @@ describe('memory against padded list pages', () => {
     const handler = new PaddedService(place, PADDED_PAGE_BYTES);
     // The run's report folder is made by the runner, so the recorder writes to a file of this test's own.
     const peakFile = join(tmpdir(), `wcs-peak-${place}-${process.pid}`);
-    const run = await runAgainst({ handler, tokens: TOKENS }, ['--only', ONLY], {
+    const run = await runAgainst(serve(handler), ['--only', ONLY], {
       env: { NODE_OPTIONS: PEAK_RSS_NODE_ARGS.join('='), [PEAK_RSS_FILE_VARIABLE]: peakFile },
     });
     const peak = readPeakRss(peakFile);

@@ -25,10 +25,6 @@ export function replayCommand(t: RuleContext): string {
 }
 
 /**
- * Checks the property; `key` names it among the rule's properties (it seeds it). Suite
- * errors (a timeout, a rate limit) end the property at once, without shrinking, as errors.
- */
-/**
  * Each property's runs are split into this many shards, run side by side with seeds derived
  * from the run seed: a property's runs are sequential in fast-check, and a chain of runs one
  * after another would leave --concurrency unused against a slow server. Fixed (not tied to
@@ -41,6 +37,10 @@ export function shardRuns(runs: number, shards: number, index: number): number {
   return Math.floor(runs / shards) + (index < runs % shards ? 1 : 0);
 }
 
+/**
+ * Checks the property; `key` names it among the rule's properties (it seeds it). Suite
+ * errors (a timeout, a rate limit) end the property at once, without shrinking, as errors.
+ */
 export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   t: RuleContext,
   key: string,

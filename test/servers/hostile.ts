@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { HttpError, ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
 import { startServer, type RequestHandler, type RunningServer } from '../../src/reference/server.ts';
-import { TOKENS } from './faults.ts';
 
 export interface HostileCase {
   readonly name: string;
@@ -94,7 +93,7 @@ export const HOSTILE: readonly HostileCase[] = [
           const reply = super.list(account, query);
           const body = reply.body as PageJson;
           const cursor = query.get('cursor') ?? '';
-          // Remember the cursor of page 2 (the one handed out on a first page); page 3 hands it out again.
+          // Remember the cursor a first page hands out; the page it fetches (page 2) hands it out again as its own next_cursor.
           if (!query.has('cursor') && body.next_cursor) this.firstCursors.set(body.next_cursor, body.next_cursor);
           else if (body.next_cursor && this.firstCursors.has(cursor)) body.next_cursor = cursor;
           return reply;
@@ -243,5 +242,3 @@ export const MORE_HOSTILE: readonly HostileCase[] = [
     },
   },
 ];
-
-export { TOKENS };

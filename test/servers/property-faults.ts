@@ -4,10 +4,9 @@
  */
 import { HttpError, ReferenceService } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
-import { TOKENS, type FaultCase } from './faults.ts';
-import type { TestServer } from './serve.ts';
-
-const serve = (handler: ReferenceService): TestServer => ({ handler, tokens: TOKENS });
+import type { FaultCase } from './faults/case.ts';
+import { serve } from './support.ts';
+import type { VariantCase } from './variants.ts';
 
 /**
  * A reference service with its own rule for valid input: `check` returns a reason to refuse
@@ -76,7 +75,7 @@ export const PROPERTY_FAULTS: readonly FaultCase[] = [
 ];
 
 /** Conformant, with limits the spec allows: names over 64 characters or with control characters are refused. */
-export const STRICT_NAMES: { name: string; description: string; make(): TestServer } = {
+export const STRICT_NAMES: VariantCase = {
   name: 'strict-names',
   description: 'refuses names over 64 characters or containing control characters, with a 400 Error',
   make: () => serve(accepting((input) =>
@@ -85,7 +84,7 @@ export const STRICT_NAMES: { name: string; description: string; make(): TestServ
 };
 
 /** Conformant: refuses blank names and names or descriptions with white space at either end. */
-export const NO_PADDING: { name: string; description: string; make(): TestServer } = {
+export const NO_PADDING: VariantCase = {
   name: 'no-padding',
   description: 'refuses blank names, and names or descriptions with white space at either end, with a 400 Error',
   make: () => serve(accepting((input) => {

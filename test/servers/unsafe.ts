@@ -170,9 +170,3 @@ export const UNSAFE: readonly UnsafeCase[] = [
     })({ store }),
   },
 ];
-
-/** A service that counts requests (for interrupting a run midway). */
-export function counting(service: ReferenceService, onRequest: (count: number) => void): { handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } {
-  let count = 0;
-  return { handle: (req, res) => (onRequest((count += 1)), service.handle(req, res)) };
-}

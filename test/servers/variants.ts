@@ -6,47 +6,41 @@
  *
  * | choice                                  | variants (reference in brackets)                                   |
  * |-----------------------------------------|--------------------------------------------------------------------|
- * | create status                           | 200: uuid…; 201: the others                                         |
- * | delete status                           | 204: uuid…, signed…, ulid…; 200 with a body: sequential…; 202: sharded… |
- * | malformed body status                   | 422: uuid…; 400: the others                                         |
+ * | create status                           | 200: uuid…; 201: the others                                        |
+ * | delete status                           | 200 with a body: sequential…; 202: sharded…; [204]: the others     |
+ * | malformed body status                   | 422: uuid…; 400: the others                                        |
  * | auth failure status                     | 403 without challenge: uuid…; 401 with Bearer challenge: the others |
- * | unknown id status                       | 404; 400 for ids not in the server's format: sequential…, ulid…; 400 for every id the server did not issue to the account: signed… |
- * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID            |
- * | list order                              | creation: uuid…, sharded… (per shard), ulid…; newest first: sequential…; random but stable: signed… |
- * | default / maximum limit                 | 5/100, 5/7, 10/100, 25/50, 3/1000 [20/100]                           |
- * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                 |
+ * | unknown id status                       | 404; 400 for ids not in the server's format: sequential…, rate-limited…; 400 for every id the server did not issue to the account: strict… |
+ * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID           |
+ * | list order                              | creation: uuid…, sharded… (per shard), rate-limited…, offset…; newest first: sequential…; random but stable: strict… |
+ * | default / maximum limit                 | 5/100, 5/7, 10/100, 25/50, 3/1000, 3/3 [20/100]                    |
+ * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                |
  * | pages shorter than limit                | sharded… (⌈limit/2⌉, shard boundaries, empty pages with has_more), sixteen-shards… (runs of empty pages) |
- * | next_cursor on the last page            | [absent]; null: sequential…; a string (for polling): sharded…       |
- * | cursor format                           | [HMAC'd base64url]; the last id: sequential…; ~300-char AES-GCM: sharded…; sort key: signed… |
- * | error code values                       | snake_case; SCREAMING_CASE: sequential…; dotted namespaces: ulid…   |
- * | request_id                              | present; absent: sequential…                                        |
- * | extra fields                            | uuid… (every object), ulid… (Error objects)                         |
- * | name / description limits               | signed… (name 1..64, description ≤ 256 code points, no control characters) |
- * | unsupported Content-Type                | [415]; tolerated (text/plain, none): sharded…                       |
- * | delete of an unknown or deleted id      | success: uuid…; error: the others                                   |
- * | created_at precision and offset         | [ms, Z]; µs with +02:00: sharded…; whole seconds, Z: ulid…          |
- * | rate limiting                           | ulid… (every 7th request of each caller answers 429, Retry-After: 0) |
+ * | next_cursor on the last page            | [absent]; null: sequential…; a string (for polling): sharded…      |
+ * | cursor format                           | [HMAC'd base64url]; the last id: sequential…; ~300-char AES-GCM: sharded…; sort key: strict…; an offset: offset… |
+ * | error code values                       | snake_case; SCREAMING_CASE: sequential…; dotted namespaces: rate-limited… |
+ * | request_id                              | present; absent: sequential…                                       |
+ * | extra fields                            | uuid… (every object), rate-limited… (Error objects)                |
+ * | name / description limits               | strict… (name 1..64, description ≤ 256 code points, no control characters) |
+ * | unsupported Content-Type                | [415]; tolerated (text/plain, none): sharded…                      |
+ * | delete of an unknown or deleted id      | success: uuid…; error: the others                                  |
+ * | created_at precision and offset         | [ms, Z]; µs with +02:00: sharded…; whole seconds, Z: rate-limited… |
+ * | rate limiting                           | rate-limited… (every 7th request of each caller answers 429, Retry-After: 0) |
  *
- * Beyond the list: `Connection: close` on every response (signed…).
+ * Beyond the list: `Connection: close` on every response (strict…); plain offset pagination,
+ * exactly-once only while nothing changes, since only PAGE-7 (a SHOULD) asks more (offset…).
  *
- * Known suite false positives these variants expose (the variants are conformant; the suite is
- * to be fixed, not the variant):
- * - sixteen-shards…: src/walk.ts ends a walk as `no-progress` (a PAGE-5 failure, and an
- *   inconclusive or failing walk for every rule that needs one) after 3 pages in a row without
- *   a new widget, although empty pages with a truthful has_more true and a fresh cursor are
- *   pages shorter than the limit, and the walk ends.
- * - rate-limited…: the client re-queues a retried request behind every waiting request, so a
- *   retry is again the 7th request about one time in 7, and --max-retries 3 runs out in about
- *   half of the runs (a suite error, exit 3).
- * - rate-limited… (SHOULD only): unknownIdLike() redraws letters from A-Z, giving ids with I,
- *   L, O or U that are not ULIDs, so CRUD-6 and ISO-5 compare against a malformed id (400).
+ * Two variants hold the suite to fixes of false positives they once exposed: sixteen-shards…
+ * (empty pages with a truthful has_more are pages shorter than the limit, not a walk that
+ * makes no progress) and rate-limited… (a throttled request's retry goes out before any other
+ * request, so it is not again the 7th; an unknown id made from a ULID is still a ULID).
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
+import { HttpError, ReferenceService, type PageJson, type Reply } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
-import { offsetPaged, TOKENS } from './faults.ts';
 import type { TestServer } from './serve.ts';
+import { InspectableStore, offsetPaged, oneParam, serve } from './support.ts';
 
 export interface VariantCase {
   readonly name: string;
@@ -62,25 +56,11 @@ function withExtras(body: unknown): unknown {
   return { ...body, kind: 'extra-field' };
 }
 
-/** The one value of a query parameter; a repeated parameter is refused, as the reference does. */
-function oneParam(query: URLSearchParams, name: string, code: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw new HttpError(400, code, `${name} must be given at most once.`);
-  return values[0];
-}
-
-/** The widgets of an account in creation order (the store's Map is in insertion order). */
-class ListableStore extends WidgetStore {
-  all(account: string): StoredWidget[] {
-    return [...(this.widgetsByAccount.get(account)?.values() ?? [])];
-  }
-}
-
 // ---------------------------------------------------------------------------------------
 // sequential ids, newest first, a hard maximum limit
 
 /** Ids from one database sequence shared by all accounts: "1", "2", …, never reused. */
-class SequenceStore extends ListableStore {
+class SequenceStore extends InspectableStore {
   private lastId = 0;
   protected override randomId(): string {
     this.lastId += 1;
@@ -163,7 +143,7 @@ function microsecondsAtOffset(offsetMinutes: number): string {
 }
 
 /** Widgets spread over shards by a hash of their id; created_at in the data centre's local time. */
-class ShardedStore extends ListableStore {
+class ShardedStore extends InspectableStore {
   readonly shards: number;
 
   constructor(shards: number) {
@@ -266,7 +246,7 @@ class ShardedService extends ReferenceService {
 const SIGNED_ID = /^wd_([0-9a-f]{20})([0-9a-f]{12})$/;
 
 /** Ids that carry an HMAC of the owning account: `wd_` + 20 random hex digits + 12 hex digits of MAC. */
-class SignedIdStore extends ListableStore {
+class SignedIdStore extends InspectableStore {
   private readonly idKey = randomBytes(32);
   private creatingFor = '';
 
@@ -451,32 +431,29 @@ export const VARIANTS: readonly VariantCase[] = [
   {
     name: 'uuid-200-422-403-idempotent-delete-extras-limit-5',
     description: 'UUID ids, 200 on create, 422 for malformed bodies, 403 for bad credentials, delete always 204, extra fields everywhere, default limit 5',
-    make: () => ({
-      tokens: TOKENS,
-      handler: new (class extends ReferenceService {
-        protected override toHttpError(thrown: unknown): HttpError {
-          const error = super.toHttpError(thrown);
-          if (error.status === 400 && (error.code === 'invalid_request' || error.code === 'invalid_json')) return new HttpError(422, error.code, error.message);
-          if (error.status === 401) return new HttpError(403, 'forbidden', 'Access denied.');
-          return error;
-        }
-        protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
-          return { ...(await super.create(account, req)), status: 200 };
-        }
-        protected override remove(account: string, id: string): Reply {
-          this.store.delete(account, id);
-          return { status: 204 };
-        }
-        protected override sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
-          super.sendJson(res, status, withExtras(body), headers);
-        }
-      })({
-        defaultLimit: 5,
-        store: new (class extends WidgetStore {
-          protected override randomId(): string { return randomUUID(); }
-        })(),
-      }),
-    }),
+    make: () => serve(new (class extends ReferenceService {
+      protected override toHttpError(thrown: unknown): HttpError {
+        const error = super.toHttpError(thrown);
+        if (error.status === 400 && (error.code === 'invalid_request' || error.code === 'invalid_json')) return new HttpError(422, error.code, error.message);
+        if (error.status === 401) return new HttpError(403, 'forbidden', 'Access denied.');
+        return error;
+      }
+      protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+        return { ...(await super.create(account, req)), status: 200 };
+      }
+      protected override remove(account: string, id: string): Reply {
+        this.store.delete(account, id);
+        return { status: 204 };
+      }
+      protected override sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+        super.sendJson(res, status, withExtras(body), headers);
+      }
+    })({
+      defaultLimit: 5,
+      store: new (class extends WidgetStore {
+        protected override randomId(): string { return randomUUID(); }
+      })(),
+    })),
   },
   {
     name: 'sequential-ids-newest-first-max-limit-7-rejected',
@@ -484,7 +461,7 @@ export const VARIANTS: readonly VariantCase[] = [
       'decimal ids from one sequence, never reused; newest first with the last id as keyset cursor; default limit 5, limit over 7 refused with 400; ' +
       'next_cursor null on the last page; delete answers 200 with the deleted Widget, 404 for an unknown id; 400 "invalid id" for an id that is not decimal, ' +
       '404 for a well-formed unknown one; Error codes in SCREAMING_CASE and no request_id',
-    make: () => ({ tokens: TOKENS, handler: new SequenceService(new SequenceStore()) }),
+    make: () => serve(new SequenceService(new SequenceStore())),
   },
   {
     name: 'sharded-short-pages-sealed-cursors-offset-micros-lenient-202',
@@ -492,14 +469,14 @@ export const VARIANTS: readonly VariantCase[] = [
       'pages of at most ⌈limit/2⌉ widgets that end at the boundaries of 3 internal shards (an empty shard before a non-empty one gives an empty page with has_more true); ' +
       '~300-character AES-GCM cursors, one even on the last page; created_at with microseconds and +02:00; ' +
       'any or no Content-Type read as JSON; delete answers 202, 404 for an unknown id; default limit 10',
-    make: () => ({ tokens: TOKENS, handler: new ShardedService(new ShardedStore(3)) }),
+    make: () => serve(new ShardedService(new ShardedStore(3))),
   },
   {
     name: 'sixteen-shards-runs-of-empty-pages',
     description:
       'the sharded variant with 16 shards: a walk meets runs of up to 15 empty pages in a row, each with an exact has_more true and a fresh cursor, ' +
       'and always ends within (widgets + 15) pages',
-    make: () => ({ tokens: TOKENS, handler: new ShardedService(new ShardedStore(16)) }),
+    make: () => serve(new ShardedService(new ShardedStore(16))),
   },
   {
     name: 'strict-limits-signed-ids-random-order-connection-close',
@@ -507,20 +484,18 @@ export const VARIANTS: readonly VariantCase[] = [
       'names of 1..64 and descriptions of at most 256 code points without control characters, else 400; ids signed for their account ' +
       '(any id not issued to the caller is 400, a deleted one 404); random but stable order with sort-key cursors; limit clamped to 50, default 25; ' +
       'Connection: close on every response',
-    make: () => ({ tokens: TOKENS, handler: new StrictService(new SignedIdStore()) }),
+    make: () => serve(new StrictService(new SignedIdStore())),
   },
   {
     name: 'rate-limited-ulid-whole-seconds',
     description:
       'every 7th request of each caller answered 429 with Retry-After: 0; ULID ids, 400 for an id that is not a ULID, 404 for an unknown ULID; ' +
       'created_at in whole seconds; Error codes namespaced ("widgets.not_found") with extra fields; default limit 3, limit clamped to 1000',
-    make: () => ({ tokens: TOKENS, handler: new RateLimitedService() }),
+    make: () => serve(new RateLimitedService()),
   },
   {
     name: 'offset-pagination-oldest-first-max-3',
     description: 'oldest first with plain offset cursors and limits clamped to 3, so every walk spans many pages: exactly-once in a quiet account, not under concurrent writes (only PAGE-7, a SHOULD, asks for that)',
-    make: () => ({ tokens: TOKENS, handler: offsetPaged('oldest-first', { defaultLimit: 3, maxLimit: 3 }) }),
+    make: () => serve(offsetPaged({ order: 'oldest-first', defaultLimit: 3, maxLimit: 3 })),
   },
 ];
-
-export type { WidgetJson };

@@ -1,0 +1,64 @@
+/** Faults of create and retrieve (CRUD): what a create answers, the widget it stores, and how it reads back. */
+import type { IncomingMessage } from 'node:http';
+import { HttpError, ReferenceService, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
+import { WidgetStore } from '../../../src/reference/store.ts';
+import { serve } from '../support.ts';
+import type { FaultCase } from './case.ts';
+
+export const CRUD_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'create-drops-description', rule: 'CRUD-1', description: 'leaves the description out of the create response',
+    make: () => serve(new (class extends ReferenceService {
+      protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+        const reply = await super.create(account, req);
+        const { description: _dropped, ...rest } = reply.body as WidgetJson;
+        return { ...reply, body: rest };
+      }
+    })()),
+  },
+  {
+    name: 'stale-created-at', rule: 'CRUD-2', description: 'stamps every widget with a fixed time in 2001',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      protected override now(): string { return '2001-01-01T00:00:00Z'; }
+    })() })),
+  },
+  {
+    name: 'local-time-labelled-utc', rule: 'CRUD-2', description: 'writes created_at in the server\'s local time (UTC+3) but labels it Z',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      protected override now(): string { return new Date(Date.now() + 3 * 3600_000).toISOString(); }
+    })() })),
+  },
+  {
+    name: 'ids-from-the-clock', rule: 'CRUD-3', description: 'makes ids from the current second, so widgets created together share one',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      protected override newId(): string { return `w${Math.floor(Date.now() / 1000)}`; }
+    })() })),
+  },
+  {
+    name: 'retrieve-drops-description', rule: 'CRUD-4', description: 'leaves the description out when a widget is retrieved',
+    make: () => serve(new (class extends ReferenceService {
+      protected override retrieve(account: string, id: string): Reply {
+        const reply = super.retrieve(account, id);
+        const { description: _dropped, ...rest } = reply.body as WidgetJson;
+        return { ...reply, body: rest };
+      }
+    })()),
+  },
+  {
+    name: 'unknown-id-500', rule: 'CRUD-5', description: 'answers a retrieve of an unknown id with a 500',
+    make: () => serve(new (class extends ReferenceService {
+      protected override retrieve(account: string, id: string): Reply {
+        if (!this.store.get(account, id)) throw new HttpError(500, 'internal_error', 'lookup failed');
+        return super.retrieve(account, id);
+      }
+    })()),
+  },
+  {
+    name: 'create-answers-200', rule: 'CRUD-6', description: 'answers a successful create with 200 instead of 201',
+    make: () => serve(new (class extends ReferenceService {
+      protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+        return { ...(await super.create(account, req)), status: 200 };
+      }
+    })()),
+  },
+];
