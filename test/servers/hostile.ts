@@ -134,6 +134,20 @@ function echoes(req: IncomingMessage): string[] {
 /** A gzip body far larger than the suite's cap once decoded: a compression bomb. */
 const BOMB = gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20), { level: 9 });
 
+/** The lists the reachability check makes (one per account) before any test. */
+const REACHABILITY_LISTS = 2;
+
+/** The reference service, except that every list request after the first `spared` is answered by `instead`. */
+function listsAfter(spared: number, instead: (res: ServerResponse) => void): RequestHandler {
+  let lists = 0;
+  const service = new ReferenceService();
+  return handler((req, res) => {
+    const isList = req.method === 'GET' && /\/widgets(\?|$)/.test(req.url ?? '');
+    if (isList && (lists += 1) > spared) instead(res);
+    else void service.handle(req, res);
+  });
+}
+
 export const MORE_HOSTILE: readonly HostileCase[] = [
   {
     name: 'echoes-credentials',
@@ -173,32 +187,14 @@ export const MORE_HOSTILE: readonly HostileCase[] = [
   {
     name: 'lists-hang', description: 'a conformant server whose lists never answer after the first two (the reachability checks)',
     exitCodes: [3], says: 'no complete response within --timeout',
-    setup: async () => {
-      let lists = 0;
-      const service = new ReferenceService();
-      return {
-        handler: handler((req, res) => {
-          const isList = req.method === 'GET' && /\/widgets(\?|$)/.test(req.url ?? '');
-          if (isList && (lists += 1) > 2) return;
-          void service.handle(req, res);
-        }),
-      };
-    },
+    setup: async () => ({ handler: listsAfter(REACHABILITY_LISTS, () => {}) }),
   },
   {
     name: 'gzip-bomb-lists', description: 'answers every list after the reachability checks with a 300 KB gzip body that decodes to 256 MiB',
     exitCodes: [1, 3], says: 'response body larger than',
-    setup: async () => {
-      let lists = 0;
-      const service = new ReferenceService();
-      return {
-        handler: handler((req, res) => {
-          const isList = req.method === 'GET' && /\/widgets(\?|$)/.test(req.url ?? '');
-          if (isList && (lists += 1) > 2) res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB);
-          else void service.handle(req, res);
-        }),
-      };
-    },
+    setup: async () => ({
+      handler: listsAfter(REACHABILITY_LISTS, (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB)),
+    }),
   },
   {
     name: 'gzips-everything', description: 'a conformant server that gzips every body it sends (legal: the suite asks for identity, and gzip is still decoded)',
