@@ -66,6 +66,18 @@ describe('a delete is sent only with proof from the server', () => {
     expect(api.ownership.outstanding()).toEqual([]);
   });
 
+  it('an id a create answers again after its delete needs fresh proof', async () => {
+    const shown: Shown = { w6: { id: 'w6', name: `${MARKER} CRUD-1 6` } };
+    const { api, requests } = await scripted(shown, { id: 'w6', name: `${MARKER} CRUD-1 6` });
+    await api.create({ name: `${MARKER} CRUD-1 6` });
+    expect((await api.remove('w6')).status).toBe(204);
+    // The server now shows a widget of the user's at the id, and answers the next create with it.
+    shown.w6 = { id: 'w6', name: 'the user\'s widget' };
+    await api.create({ name: `${MARKER} CRUD-1 7` });
+    await expect(api.remove('w6')).rejects.toBeInstanceOf(UnprovenDeleteError);
+    expect(deletes(requests)).toEqual(['DELETE /v1/widgets/w6']);
+  });
+
   it('a marker of another run is no proof', async () => {
     const { api, requests } = await scripted({ w3: { id: 'w3', name: `${newMarker()} CRUD-1 3` } }, { id: 'w3', name: 'x' });
     await api.create({ name: 'x' });

@@ -79,8 +79,10 @@ export class Ownership {
     const claims = this.of(account);
     const existing = claims.get(id);
     if (existing) {
-      // A second create answered with the same id: whatever was deleted before, this one is live.
+      // A second create answered with the same id: whatever was deleted before, this one is live,
+      // and what the server showed at the id before proves nothing about it.
       existing.deleted = false;
+      delete existing.sighting;
       return existing;
     }
     const claim: Claim = { account, id, deleted: false };
@@ -131,6 +133,8 @@ export class Ownership {
     if (claim) {
       claim.deleted = true;
       delete claim.problem;
+      // Proof was of the widget that is gone: whatever comes to stand at the id needs its own.
+      delete claim.sighting;
     }
   }
 
