@@ -8,7 +8,7 @@ export function testOf(rule: string, outcome: Outcome, extra: Partial<TestOutcom
   const failures: FailureReport[] = outcome === 'fail' ? [{ message: `${rule} failed\n  expected: a\n  received: b` }] : [];
   return {
     rule,
-    title: `${rule} a test that ${outcome}s`,
+    title: `${rule} a test (${outcome})`,
     file: 'suites/x.test.ts',
     outcome,
     messages: failures.map((f) => f.message),
