@@ -26,12 +26,22 @@ function baselineFile(text: string): string {
 }
 
 describe.concurrent('the gate', () => {
-  test('a failure listed in the baseline is expected: exit 0, reported as such', async () => {
+  test('a failure listed in the baseline passes the gate (exit 0) but the verdict stays not conformant, in every format', async () => {
     const run = await runAgainst(BREAKS_CRUD_4.make(), [...ONLY, '--baseline', baselineFile('# known\nCRUD-4\n')]);
     expect(run.exitCode, explain(run)).toBe(0);
     expect(run.report?.baseline?.expectedFailures).toEqual(['CRUD-4']);
     expect(run.report?.rules.find((r) => r.id === 'CRUD-4')).toMatchObject({ outcome: 'fail', baselined: true });
     expect(run.stdout).toContain('Expected failures (in the baseline, not failing the run): CRUD-4');
+    // The gate passed; conformance did not.
+    expect(run.report?.verdict).toBe('not-conformant');
+    expect(run.report?.gate).toEqual({ passed: true, knownFailures: 1 });
+    expect(run.stdout).toContain('Verdict: NOT CONFORMANT (gate passed: 1 known failure in the baseline)');
+    expect(run.stdout).not.toMatch(/Verdict: CONFORMANT/);
+    const markdown = readFileSync(join(run.reportDir, 'conformance.md'), 'utf8');
+    expect(markdown).toContain('## Widget Service conformance: ❌ Not conformant (gate passed: 1 known failure in the baseline)');
+    const html = readFileSync(join(run.reportDir, 'conformance.html'), 'utf8');
+    expect(html).toContain('<h1>Not conformant (gate passed: 1 known failure in the baseline)</h1>');
+    expect(html).toMatch(/<title>Widget Service conformance: Not conformant/);
   });
 
   test('a failure not in the baseline fails the run; a baseline rule that passes is reported for removal', async () => {

@@ -142,15 +142,13 @@ async function main(): Promise<number> {
     }
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
 
-    const junitFile = join(reportDir, 'junit.xml');
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
     const vitest = await runSuites({
       settings: settingsFor(config, target, marker, statsDir, deadline),
-      junitFile,
       ...(only ? { testNamePattern: testNamePattern(only) } : {}),
       onStart: (v) => interrupt.adopt(v),
     });
-    const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), only);
+    const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), { ...(only ? { only } : {}), interruptedBy: interrupt.signal });
     await vitest.close();
 
     // Whatever the workers could not delete, and any widget whose create answer was lost. After
@@ -187,7 +185,7 @@ async function main(): Promise<number> {
       },
       outcomes,
     );
-    const { files, problems } = writeReports(reportDir, junitFile, report, redactor);
+    const { files, problems } = writeReports(reportDir, report, redactor);
     process.stdout.write(
       `${renderSummary(outcomes, {
         target: target.label,

@@ -24,7 +24,12 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
 // When a rule has several tests, the worst outcome speaks for it.
 const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
 
-function testOutcome(test: TestCase, file: string): TestOutcome {
+/** Why a test that never ran is skipped: CI must never count it as passed. */
+function notRunReason(interruptedBy: NodeJS.Signals | undefined): string {
+  return interruptedBy ? `not run: the run was interrupted by ${interruptedBy}` : 'not run';
+}
+
+function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals | undefined): TestOutcome {
   const result = test.result();
   const annotations = test.annotations();
   const warnings = annotations.filter((a) => a.type === 'warning').map((a) => a.message);
@@ -46,13 +51,21 @@ function testOutcome(test: TestCase, file: string): TestOutcome {
     failures,
     warnings,
     ...(runs ? { runs } : {}),
-    ...(skipNote ? { skipReason: skipNote } : result.state === 'skipped' && result.note ? { skipReason: result.note } : {}),
+    ...(outcome === 'skip' ? { skipReason: skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy)) } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
   };
 }
 
+export interface CollectOptions {
+  /** The rules --only selected: other tests are not part of the run. */
+  readonly only?: ReadonlySet<string>;
+  /** The signal that stopped the run: tests skipped without a reason of their own never ran because of it. */
+  readonly interruptedBy?: NodeJS.Signals | undefined;
+}
+
 /** Collects the outcomes of a finished run. */
-export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[], only?: ReadonlySet<string>): RunOutcomes {
+export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[], options: CollectOptions = {}): RunOutcomes {
+  const { only, interruptedBy } = options;
   const tests: TestOutcome[] = [];
   const suiteErrors: string[] = [];
   for (const mod of modules) {
@@ -60,7 +73,7 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     for (const test of mod.children.allTests()) {
       // Tests --only left out are not skips: they are not part of this run.
       if (only && !only.has(test.meta().rule ?? '')) continue;
-      tests.push(testOutcome(test, file));
+      tests.push(testOutcome(test, file, interruptedBy));
     }
     for (const error of mod.errors()) suiteErrors.push(`${file}: ${error.message}`);
   }

@@ -1,5 +1,6 @@
 /** The short summary printed at the end of a run: counts by level, then what failed, warned or errored. */
 import type { RunReport } from '../report/model.ts';
+import { gatePassedNote } from '../report/verdict.ts';
 import type { Outcome, RunOutcomes } from './outcomes.ts';
 
 const VERDICT: Record<number, string> = {
@@ -10,6 +11,12 @@ const VERDICT: Record<number, string> = {
   130: 'INTERRUPTED by SIGINT: no verdict',
   143: 'INTERRUPTED by SIGTERM: no verdict',
 };
+
+/** The verdict line: a gate that passed over known failures is still not conformance. */
+function verdictLine(exitCode: number, knownFailures: number): string {
+  if (exitCode === 0 && knownFailures > 0) return `NOT CONFORMANT (${gatePassedNote(knownFailures)})`;
+  return VERDICT[exitCode] ?? `exit ${exitCode}`;
+}
 
 /** Renders the end-of-run summary. */
 export function renderSummary(
@@ -47,6 +54,6 @@ export function renderSummary(
   out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
   out.push(`Cleanup: ${extra.cleanup}`);
   out.push(`Reports: ${extra.reports.join(', ')}`);
-  out.push(`Verdict: ${VERDICT[extra.exitCode] ?? `exit ${extra.exitCode}`}`);
+  out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}`);
   return out.join('\n');
 }

@@ -1,8 +1,9 @@
 /** Writes the run's reports, each passed through the redactor once more on the way out. */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redact.ts';
 import { renderHtml } from '../report/html.ts';
+import { renderJunit } from '../report/junit.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { RunReport } from '../report/model.ts';
 
@@ -12,11 +13,11 @@ function reason(error: unknown): string {
 }
 
 /**
- * Writes conformance.json, .md and .html, scrubs junit.xml, appends the Markdown to a GitHub job
+ * Writes junit.xml, conformance.json, .md and .html, appends the Markdown to a GitHub job
  * summary. Redaction is the last step before each byte is written, after every format's own
  * escaping. Returns the paths written and one line per file that could not be.
  */
-export function writeReports(dir: string, junitFile: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[] } {
+export function writeReports(dir: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[] } {
   const files: string[] = [];
   const problems: string[] = [];
   const write = (file: string, render: () => string, append = false): void => {
@@ -29,8 +30,7 @@ export function writeReports(dir: string, junitFile: string, report: RunReport, 
       problems.push(`could not write ${file}: ${reason(error)}`);
     }
   };
-  // The JUnit file holds worker-side text: scrub it too rather than trust every path that wrote it.
-  if (existsSync(junitFile)) write(junitFile, () => readFileSync(junitFile, 'utf8'));
+  write(join(dir, 'junit.xml'), () => renderJunit(report));
   write(join(dir, 'conformance.json'), () => `${JSON.stringify(report, null, 2)}\n`);
   write(join(dir, 'conformance.md'), () => renderMarkdown(report));
   write(join(dir, 'conformance.html'), () => renderHtml(report));

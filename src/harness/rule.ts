@@ -1,6 +1,6 @@
 /**
  * `rule()`: the one way a suite declares a test. It titles the test with its rule id, tags
- * it (JUnit properties rule, level, section), and applies the rule's level: a MUST failure
+ * it (annotations rule, level, section, which the runner reads back: cli/outcomes.ts), and applies the rule's level: a MUST failure
  * fails the test; a SHOULD failure is recorded as a warning and fails only under --strict.
  */
 import { test, type TestContext } from 'vitest';
@@ -25,7 +25,7 @@ export interface RuleContext {
    * accepts (PROP-2), whatever length and character limits it chose.
    */
   name(): string;
-  /** Records a note on the test (a JUnit property): e.g. how many property runs completed. */
+  /** Records a note on the test (an annotation the runner reads back): e.g. how many property runs completed (`runs`). */
   annotate(message: string, type: string): Promise<void>;
   /** Fails the rule with the expectation beside what was received. */
   fail(detail: FailureDetail): never;

@@ -1,7 +1,8 @@
 /** Builds the run's report from the outcomes the runner collected. */
 import type { Outcome, RunOutcomes } from './model.ts';
 import type { ClientStats } from '../http/client.ts';
-import { emptyCounts, type CleanupReport, type RunReport, type Verdict } from './model.ts';
+import { emptyCounts, type CleanupReport, type RunReport } from './model.ts';
+import { verdictOf } from './verdict.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
@@ -19,17 +20,13 @@ export interface RunInfo {
   readonly baseline?: { file: string; ids: ReadonlySet<string> };
 }
 
-function verdictOf(info: RunInfo): Verdict {
-  if (info.interrupted) return 'interrupted';
-  return info.exitCode === 0 ? 'conformant' : info.exitCode === 1 ? 'not-conformant' : 'incomplete';
-}
-
 /** The report document of a run. */
 export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
   const summary = { MUST: emptyCounts(), SHOULD: emptyCounts() };
   for (const r of outcomes.rules) summary[r.rule.level][r.outcome] += 1;
   const failing = (o: Outcome): boolean => o === 'fail';
   const baselineIds = info.baseline?.ids;
+  const knownFailures = baselineIds ? outcomes.rules.filter((r) => baselineIds.has(r.rule.id) && failing(r.outcome)).length : 0;
   return {
     suite: 'widget-conformance',
     suiteVersion: info.suiteVersion,
@@ -43,7 +40,8 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     requests: info.stats.requests,
     retries: info.stats.retries,
     rateLimitWaitMs: info.stats.rateLimitWaitMs,
-    verdict: verdictOf(info),
+    verdict: verdictOf({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures }),
+    gate: { passed: info.exitCode === 0, knownFailures },
     exitCode: info.exitCode,
     strict: info.strict,
     summary,

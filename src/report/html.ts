@@ -9,6 +9,7 @@
 import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
+import { gatePassedNote } from './verdict.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -208,7 +209,9 @@ function problemsHeading(problems: readonly RuleReport[]): string {
 
 /** Renders the report as one self-contained HTML page. */
 export function renderHtml(report: RunReport): string {
-  const verdict = VERDICT[report.verdict];
+  const base = VERDICT[report.verdict];
+  // Not conformant, though the gate passed: the heading says both, so no one reads exit 0 as conformance.
+  const verdict = report.verdict === 'not-conformant' && report.gate.passed ? { ...base, label: `${base.label} (${gatePassedNote(report.gate.knownFailures)})` } : base;
   const problems = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
   const warnings = report.rules.filter((r) => r.outcome === 'warn');
   const skipped = report.rules.filter((r) => r.outcome === 'skip');

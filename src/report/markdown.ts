@@ -4,6 +4,7 @@
  * exchanges stay in the HTML and JSON reports.
  */
 import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
+import { gatePassedNote } from './verdict.ts';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
 
@@ -38,7 +39,7 @@ export function renderMarkdown(report: RunReport): string {
     return `${level}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.error} errored, ${c.skip} skipped`;
   };
   const lines = [
-    `## Widget Service conformance: ${VERDICT[report.verdict]}`,
+    `## Widget Service conformance: ${VERDICT[report.verdict]}${report.verdict === 'not-conformant' && report.gate.passed ? ` (${gatePassedNote(report.gate.knownFailures)})` : ''}`,
     '',
     `Target: ${inline(report.target)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
     '',

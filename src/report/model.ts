@@ -93,7 +93,10 @@ export interface RunReport {
   readonly requests: number;
   readonly retries: number;
   readonly rateLimitWaitMs: number;
+  /** "not-conformant" whenever a rule failed, even one the baseline expects (see verdict.ts). */
   readonly verdict: Verdict;
+  /** The exit code's side: whether the run passed the gate, and over how many failures the baseline expects. */
+  readonly gate: { readonly passed: boolean; readonly knownFailures: number };
   readonly exitCode: number;
   /** SHOULD violations fail the run (--strict / --fail-on should). */
   readonly strict: boolean;
