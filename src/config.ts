@@ -4,8 +4,10 @@
 // help) and its parser must stay beside it: splitting them would put one fact in two places.
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+import { userDirectory } from './paths.ts';
 import { parse as parseDotenv } from 'dotenv';
 import { REDACTED, redactUrlCredentials, urlPassword } from './http/redact.ts';
 
@@ -124,17 +126,15 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--help', short: '-h', kind: 'flag', key: 'help', default: false, description: 'Print this help and exit' },
 ];
 
-const EXIT_CODES = [
-  [0, 'conformant'],
-  [1, 'a rule failed'],
-  [2, 'usage or configuration error'],
-  [3, 'the suite could not run: target unreachable, or suite errors (timeouts, rate limits) and no rule failed'],
-] as const;
-
 /** A raw option value and a label naming where it came from, for error messages. */
 interface Given {
   readonly raw: string;
   readonly from: string;
+}
+
+/** The .env file the suite reads: in the directory the user ran the command from (see userDirectory). */
+export function envFilePath(env: Record<string, string | undefined>): string {
+  return join(userDirectory(env), '.env');
 }
 
 /** Resolves the configuration from flags, then `env`, then the .env file, then defaults. */
@@ -143,8 +143,7 @@ export function resolveConfig(
   env: Record<string, string | undefined>,
   options: { envFile?: string } = {},
 ): SuiteConfig {
-  const envFile = options.envFile ?? resolve(process.cwd(), '.env');
-  const fileLabel = options.envFile ?? '.env';
+  const envFile = options.envFile ?? envFilePath(env);
   const flags = parseArgv(argv);
   const file = readEnvFile(envFile);
 
@@ -152,7 +151,7 @@ export function resolveConfig(
   const sources = new Map<OptionDef['key'], string>();
   for (const def of OPTIONS) {
     const given =
-      flags.get(def) ?? fromEnv(def, env, (name) => name) ?? fromEnv(def, file, (name) => `${name} in ${fileLabel}`);
+      flags.get(def) ?? fromEnv(def, env, (name) => name) ?? fromEnv(def, file, (name) => `${name} in ${envFile}`);
     const value = given ? convert(def, given) : def.default;
     if (value === undefined) continue;
     config[def.key] = value;
@@ -221,10 +220,12 @@ export function helpText(): string {
     ...OPTIONS.flatMap((def, i) => [line(rows[i]!), `      ${def.description}${rangeOf(def)}`]),
     '',
     'Settings are taken from flags first, then environment variables, then a .env',
-    'file in the current directory, then the defaults. Empty variables count as unset.',
+    'file in the directory you ran the command from, then the defaults. Empty variables',
+    'count as unset. Relative paths (--report-dir, --baseline) are taken from that',
+    'directory too: under npm, the one npm was started in (even with npm --prefix).',
     '',
     'Exit codes:',
-    ...EXIT_CODES.map(([code, meaning]) => `  ${code}  ${meaning}`),
+    ...EXIT_CODES.map(({ code, meaning }) => `  ${String(code).padEnd(3)}  ${meaning}`),
     '',
   ].join('\n');
 }

@@ -1,6 +1,10 @@
-/** Where the project lives, found from this module's location (which may be a bundle under node_modules/.cache). */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+/**
+ * Where things are: the project (found from this module's location, which may be a bundle
+ * under node_modules/.cache), and the user's directory, which relative paths the user gives
+ * are resolved against and printed paths are relative to.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function findRoot(): string {
@@ -16,3 +20,33 @@ function findRoot(): string {
 
 /** The project root: package.json, suites/, schemas/. */
 export const PROJECT_ROOT = findRoot();
+
+function realpath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * The directory the user ran the command from. npm runs a script with the package's folder as
+ * its cwd (`npm --prefix path/to/suite test` too) and says where it was started in INIT_CWD:
+ * that is where the user's `.env`, baseline and report directory are meant. INIT_CWD is only
+ * believed when npm started this very process as a script of a package in `cwd`
+ * (npm_package_json beside it): it is inherited by every descendant of an npm script, and a
+ * script that changes directory and then runs the suite by hand means its own directory.
+ */
+export function userDirectory(env: Record<string, string | undefined>, cwd: string = process.cwd()): string {
+  const { INIT_CWD: init, npm_package_json: manifest } = env;
+  const npmRanUsHere = init !== undefined && isAbsolute(init) && manifest !== undefined && realpath(dirname(manifest)) === realpath(cwd);
+  return npmRanUsHere ? init : cwd;
+}
+
+/** `path` as the user can open it from `dir`: relative when inside it, absolute otherwise. */
+export function displayPath(path: string, dir: string): string {
+  const absolute = resolve(dir, path);
+  const rel = relative(dir, absolute);
+  const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return inside ? rel : absolute;
+}

@@ -9,6 +9,7 @@ import { ConfigError, resolveConfig } from '../config.ts';
 import { HttpClient } from '../http/client.ts';
 import { carriesAnyMarker } from '../harness/marker.ts';
 import { Ownership } from '../client/ownership.ts';
+import { checkNpmKeptOptions } from './npm-options.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { Redactor } from '../http/redact.ts';
 import { leftovers, sweep } from '../client/sweep.ts';
@@ -17,6 +18,7 @@ import { walkBudget } from '../client/walk.ts';
 async function main(): Promise<number> {
   let config;
   try {
+    checkNpmKeptOptions(process.env);
     config = resolveConfig(process.argv.slice(2), process.env);
     if (!config.help && (!config.baseUrl || !config.token)) throw new ConfigError('cleanup needs --base-url and --token (the embedded reference server keeps nothing between runs)');
   } catch (error) {

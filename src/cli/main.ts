@@ -5,19 +5,19 @@
  * 0 conformant, 1 a rule failed, 2 usage or configuration error, 3 the suite could not run,
  * 130/143 interrupted.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { WidgetApi } from '../client/api.ts';
 import { readBaseline } from './baseline.ts';
-import { ConfigError, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
+import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
 import { isSuiteError, RejectedTokenError } from '../errors.ts';
 import { readHeld, tokenRejected } from '../harness/handoff.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { HttpClient } from '../http/client.ts';
 import { Redactor } from '../http/redact.ts';
-import { PROJECT_ROOT } from '../paths.ts';
+import { displayPath, PROJECT_ROOT, userDirectory } from '../paths.ts';
 import { buildReport } from '../report/build.ts';
 import { RULES } from '../rules.ts';
 import { parseOnly, testNamePattern } from './selection.ts';
@@ -27,6 +27,7 @@ import { Interrupt } from './interrupt.ts';
 import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { describeCleanup, finalCleanup } from './final-cleanup.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
+import { checkNpmKeptOptions } from './npm-options.ts';
 import { probe } from './probe.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { runSuites } from './run-vitest.ts';
@@ -48,6 +49,10 @@ function printCatalogue(): void {
 
 interface Options {
   readonly config: SuiteConfig;
+  /** Where the user ran the command from: relative paths are theirs, and printed paths are for them. */
+  readonly directory: string;
+  /** The .env file that was read, absolute; absent when there was none. */
+  readonly envFile?: string;
   readonly only?: ReadonlySet<string>;
   readonly baseline?: ReadonlySet<string>;
 }
@@ -55,7 +60,11 @@ interface Options {
 /** The configuration, or one line and exit 2; undefined when --help or --list was answered. */
 function loadOptions(): Options | undefined {
   try {
-    const config = resolveConfig(process.argv.slice(2), process.env);
+    // First: when npm kept the suite's flags, the rest of the configuration is not what the user meant.
+    checkNpmKeptOptions(process.env);
+    const directory = userDirectory(process.env);
+    const envFile = envFilePath(process.env);
+    const config = resolveConfig(process.argv.slice(2), process.env, { envFile });
     if (config.help) {
       process.stdout.write(`${helpText()}\n`);
       return undefined;
@@ -65,8 +74,10 @@ function loadOptions(): Options | undefined {
       return undefined;
     }
     const only = parseOnly(config.only);
-    const baseline = config.baseline === undefined ? undefined : readBaseline(config.baseline);
-    return { config, ...(only ? { only } : {}), ...(baseline ? { baseline } : {}) };
+    const baseline = config.baseline === undefined ? undefined : readBaseline(resolve(directory, config.baseline));
+    // resolveConfig has read it (or thrown) if it exists.
+    const read = existsSync(envFile) ? { envFile } : {};
+    return { config, directory, ...read, ...(only ? { only } : {}), ...(baseline ? { baseline } : {}) };
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
@@ -106,9 +117,9 @@ function npmEchoedToken(argv: readonly string[], env: NodeJS.ProcessEnv): boolea
 async function main(): Promise<number> {
   const options = loadOptions();
   if (!options) return 0;
-  const { config, only, baseline } = options;
+  const { config, directory, envFile, only, baseline } = options;
   const started = new Date();
-  const reportDir = resolve(config.reportDir);
+  const reportDir = resolve(directory, config.reportDir);
   try {
     // Before the first request: a destination that cannot be written must not cost a run.
     prepareReportDir(reportDir);
@@ -193,7 +204,8 @@ async function main(): Promise<number> {
         retries: stats.retries,
         waitMs: stats.rateLimitWaitMs,
         seconds: (Date.now() - started.getTime()) / 1000,
-        reports: files.map((f) => relative(process.cwd(), f) || f),
+        reports: files.map((f) => displayPath(f, directory)),
+        settingsFile: envFile ?? `none (no .env in ${directory})`,
         ...(report.baseline ? { baseline: report.baseline } : {}),
         exitCode,
         cleanup: describeCleanup(cleanup),

@@ -21,7 +21,7 @@ function verdictLine(exitCode: number, knownFailures: number): string {
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
+  extra: { target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
@@ -53,6 +53,8 @@ export function renderSummary(
   for (const e of outcomes.suiteErrors) out.push(`Suite error: ${e.split('\n')[0]}`);
   out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
   out.push(`Cleanup: ${extra.cleanup}`);
+  // Which .env supplied settings: a run against the wrong target is explained at a glance.
+  out.push(`Settings file: ${extra.settingsFile}`);
   out.push(`Reports: ${extra.reports.join(', ')}`);
   out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}`);
   return out.join('\n');

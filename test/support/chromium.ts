@@ -3,12 +3,13 @@
  * self-tests look at a report as a person would. playwright-core's own browser download cannot
  * work on this closed network, so the browser is the system package (`.ci/run` installs it).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { CHROMIUM, chromiumProblem } from './preflight.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM };
 
 /**
  * Flags for a closed network: without the background-networking ones Chromium keeps trying
@@ -26,13 +27,8 @@ const ARGS = [
 
 /** Throws a clear message when the browser is not installed. */
 export function requireChromium(): void {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: the HTML report's test opens the report in Debian's headless Chromium. ` +
-        'Install it with `apt-get update && apt-get install -y chromium` (as root; `.ci/run` does this on a fresh machine), ' +
-        'or point CHROMIUM_PATH at another Chromium binary.',
-    );
-  }
+  const problem = chromiumProblem();
+  if (problem !== undefined) throw new Error(problem);
 }
 
 /**

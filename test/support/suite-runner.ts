@@ -32,8 +32,13 @@ export interface RunOptions {
   readonly interrupt?: { readonly signal: NodeJS.Signals; readonly when: Promise<void> };
   /** The entry point under bin/ (default: the conformance run). */
   readonly bin?: string;
-  /** False: add no --report-dir (the test passes its own). */
-  readonly reportDir?: false;
+  /**
+   * False: add no --report-dir (the test passes its own). A path: the same, and the reports are
+   * read from there (where the test's own --report-dir puts them).
+   */
+  readonly reportDir?: false | string;
+  /** The child's working directory (default: the fresh report folder, which holds no .env). */
+  readonly cwd?: string;
 }
 
 /** Runs the suite with these arguments (a --report-dir of a fresh temp folder is added). */
@@ -42,14 +47,18 @@ export function runSuite(args: readonly string[], options: RunOptions = {}): Pro
   return slots.run(
     () =>
       new Promise<SuiteRun>((resolve, reject) => {
-        const reportDir = mkdtempSync(join(tmpdir(), 'wcs-self-'));
+        const fresh = mkdtempSync(join(tmpdir(), 'wcs-self-'));
+        const reportDir = typeof options.reportDir === 'string' ? options.reportDir : fresh;
         const started = performance.now();
-        // A clean environment: no WIDGET_* of the developer's, and a cwd with no .env file.
-        const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY'));
+        // A clean environment: no WIDGET_* of the developer's, and a cwd with no .env file. Nor
+        // npm's variables from `npm run test:self`: the child is run by hand unless the test
+        // says otherwise (INIT_CWD would send it to the developer's directory).
+        const inherited = (k: string) => !k.startsWith('WIDGET_') && k !== 'GITHUB_STEP_SUMMARY' && k !== 'INIT_CWD' && !k.startsWith('npm_');
+        const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => inherited(k)));
         const bin = options.bin ?? 'bin/widget-conformance.mjs';
-        const reportArgs = bin === 'bin/widget-conformance.mjs' && options.reportDir !== false ? ['--report-dir', reportDir] : [];
+        const reportArgs = bin === 'bin/widget-conformance.mjs' && options.reportDir === undefined ? ['--report-dir', reportDir] : [];
         const child = spawn(process.execPath, [join(PROJECT_ROOT, bin), ...args, ...reportArgs], {
-          cwd: reportDir,
+          cwd: options.cwd ?? fresh,
           env: { ...base, NO_COLOR: '1', ...env },
           stdio: ['ignore', 'pipe', 'pipe'],
         });

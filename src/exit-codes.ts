@@ -1,0 +1,33 @@
+/**
+ * Every exit code of `npm test` and what it means: the one source of --help's list, and of the
+ * README's "Exit codes" table (test/unit/exit-codes.test.ts holds the README to it), so a CI
+ * author reads the same meaning wherever they look.
+ */
+export interface ExitCode {
+  readonly code: number;
+  readonly meaning: string;
+}
+
+export const EXIT_CODES: readonly ExitCode[] = [
+  {
+    code: 0,
+    meaning:
+      'conformant: no MUST rule failed (and, with --strict, no SHOULD rule either); or, with --baseline, every failure ' +
+      'is in the baseline (the gate passes; the verdict still says not conformant)',
+  },
+  { code: 1, meaning: 'at least one rule failed' },
+  {
+    code: 2,
+    meaning:
+      'usage or configuration error (including a report directory or GITHUB_STEP_SUMMARY that cannot be written, ' +
+      'checked before the first request), the target refused the given token, or stopped accepting it during the run',
+  },
+  {
+    code: 3,
+    meaning:
+      'the suite could not run: the target could not be reached (checked once before any test: connection refused, ' +
+      'DNS, TLS, timeout), or suite errors during the run and no rule failed',
+  },
+  { code: 130, meaning: 'interrupted by SIGINT (after deleting what the run created)' },
+  { code: 143, meaning: 'interrupted by SIGTERM (after deleting what the run created)' },
+];
