@@ -17,9 +17,14 @@ export type SchemaName = 'widget' | 'page' | 'error' | 'create-request' | 'confo
 
 const SCHEMA_DIR = join(PROJECT_ROOT, 'schemas');
 
+/** The file of a schema in schemas/ (openapi/widget-service.openapi.json references the same files). */
+export function schemaFile(name: SchemaName): string {
+  return join(SCHEMA_DIR, `${name}.schema.json`);
+}
+
 /** Reads a schema document from schemas/. */
 export function loadSchema(name: SchemaName): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(SCHEMA_DIR, `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(schemaFile(name), 'utf8')) as Record<string, unknown>;
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
