@@ -31,8 +31,15 @@ function tokenExpression(token: TokenVariable, derivation: Derivation): string {
 
 /** One shell word from parts: literals single-quoted, tokens as expressions, side by side. */
 export function shellWord(parts: readonly SentPart[], prefix = ''): string {
-  const words = [prefix === '' ? '' : shQuote(prefix), ...parts.map((p) => (typeof p === 'string' ? shQuote(p) : tokenExpression(p.token, p.derivation)))];
-  const word = words.filter((w) => w !== '').join('');
+  // Neighbouring literals become one quoted string: `'authorization: Bearer x'`, not `'authorization: ''Bearer x'`.
+  const merged: SentPart[] = [];
+  for (const p of [prefix, ...parts]) {
+    const last = merged.at(-1);
+    if (typeof p === 'string' && typeof last === 'string') merged[merged.length - 1] = last + p;
+    else merged.push(p);
+  }
+  const words = merged.map((p) => (typeof p === 'string' ? (p === '' ? '' : shQuote(p)) : tokenExpression(p.token, p.derivation)));
+  const word = words.join('');
   return word === '' ? "''" : word;
 }
 
