@@ -8,11 +8,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, type RequestOptions } from '../../src/http/client.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { Redactor } from '../../src/http/redact.ts';
-import { swapAsciiCase, type TokenVariable } from '../../src/http/sent-credential.ts';
-import { curlCommand, PLACEHOLDER_VARIABLE, printfFormat, shQuote, variablesOf } from '../../src/report/curl.ts';
+import { HttpClient, type RequestOptions } from '../src/http/client.ts';
+import type { Exchange } from '../src/http/exchange.ts';
+import { Redactor } from '../src/http/redact.ts';
+import { swapAsciiCase, type TokenVariable } from '../src/http/sent-credential.ts';
+import { curlCommand, PLACEHOLDER_VARIABLE, printfFormat, shQuote, variablesOf } from '../src/report/curl.ts';
 
 interface Received {
   readonly method: string;
