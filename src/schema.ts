@@ -13,7 +13,7 @@ import { PROJECT_ROOT } from './paths.ts';
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
-export type SchemaName = 'widget' | 'page' | 'error' | 'create-request' | 'conformance-report';
+export type SchemaName = 'widget' | 'page' | 'error' | 'create-request' | 'conformance-report' | 'har';
 
 const SCHEMA_DIR = join(PROJECT_ROOT, 'schemas');
 
@@ -56,7 +56,7 @@ function compile(): Record<SchemaName, ValidateFunction> {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats(ajv);
   ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime });
-  const names: SchemaName[] = ['widget', 'page', 'error', 'create-request', 'conformance-report'];
+  const names: SchemaName[] = ['widget', 'page', 'error', 'create-request', 'conformance-report', 'har'];
   for (const name of names) ajv.addSchema(loadSchema(name), `${name}.schema.json`);
   const get = (name: SchemaName): ValidateFunction => {
     const fn = ajv.getSchema(`${name}.schema.json`);

@@ -7,6 +7,8 @@ export type { Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/m
 import type { TestCase, TestModule } from 'vitest/node';
 import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
 import { RULES } from '../rules.ts';
+import { curlCommand } from '../report/curl.ts';
+import type { Exchange } from '../http/exchange.ts';
 
 /** The detail a ConformanceFailure carries through vitest's error serialisation. */
 function failureOf(error: { message: string; detail?: unknown }): FailureReport {
@@ -16,7 +18,7 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
     ...(typeof d.expected === 'string' ? { expected: d.expected } : {}),
     ...(typeof d.received === 'string' ? { received: d.received } : {}),
     ...(typeof d.note === 'string' ? { note: d.note } : {}),
-    ...(Array.isArray(d.exchanges) ? { exchanges: d.exchanges } : {}),
+    ...(Array.isArray(d.exchanges) ? { exchanges: d.exchanges, curl: (d.exchanges as Exchange[]).map(curlCommand) } : {}),
   };
 }
 

@@ -56,6 +56,10 @@ export function renderSummary(
   // Which .env supplied settings: a run against the wrong target is explained at a glance.
   out.push(`Settings file: ${extra.settingsFile}`);
   out.push(`Reports: ${extra.reports.join(', ')}`);
+  // Replay commands read the tokens from the environment, whichever way this run was given them.
+  if (outcomes.tests.some((t) => t.failures.some((f) => (f.curl ?? []).length > 0))) {
+    out.push('Replay: each failure shows curl commands for its requests; they read the tokens from the environment: export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=… first');
+  }
   out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}`);
   return out.join('\n');
 }

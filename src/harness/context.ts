@@ -48,6 +48,8 @@ export function runContext(): RunContext {
     maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,
     deadline: s.deadline,
     secrets: [s.token, ...(s.secondToken ? [s.secondToken] : [])],
+    // Named so that replay commands in failures read the variables, never the values.
+    tokens: [{ variable: 'WIDGET_TOKEN', value: s.token }, ...(s.secondToken ? [{ variable: 'WIDGET_SECOND_TOKEN' as const, value: s.secondToken }] : [])],
   });
   // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
   const beforeCreate = (): void => {

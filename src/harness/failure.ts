@@ -5,6 +5,7 @@
  */
 import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Redactor } from '../http/redact.ts';
+import { replayLines } from '../report/curl.ts';
 import type { Rule } from '../rules.ts';
 
 export interface FailureDetail {
@@ -38,6 +39,6 @@ export function renderFailure(rule: Rule, detail: FailureDetail): string {
   ];
   if (detail.note) lines.push(...detail.note.split('\n').map((l) => `  ${l}`));
   lines.push(`  spec: ${rule.basis}`);
-  for (const exchange of detail.exchanges ?? []) lines.push('', formatExchange(exchange));
+  for (const exchange of detail.exchanges ?? []) lines.push('', formatExchange(exchange), ...replayLines(exchange, '  '));
   return lines.join('\n');
 }

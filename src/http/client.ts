@@ -15,6 +15,7 @@ import { Limiter } from './limiter.ts';
 import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
 import { relieve } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
+import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -69,6 +70,8 @@ export interface ClientOptions {
   readonly maxRetryWaitMs: number;
   /** Every token the run knows: redacted wherever an exchange is recorded. */
   readonly secrets: readonly string[];
+  /** The tokens by the variable each is read from: recorded exchanges name the one sent (sent-credential.ts). */
+  readonly tokens?: KnownTokens;
   readonly maxResponseBytes?: number;
   readonly userAgent?: string;
   /**
@@ -317,12 +320,17 @@ export class HttpClient {
     };
     const redact = (text: string): string => this.redactor.text(text);
     const requestBody = opts.body === undefined ? undefined : opts.body.toString();
+    const recordedBody = requestBody === undefined ? undefined : recordBody(redact, requestBody, Buffer.byteLength(requestBody), this.redactor.maxMatchLength);
+    // Exact only when nothing was cut or hidden and the bytes were valid UTF-8 (a Buffer of other bytes decodes with U+FFFD).
+    const bodyExact = recordedBody !== undefined && recordedBody === requestBody && (typeof opts.body === 'string' || Buffer.from(requestBody).equals(opts.body as Buffer));
     const recordedRequest = {
       method,
       url: shownUrl,
       headers: this.redactor.headers(headers),
-      ...(requestBody === undefined ? {} : { body: recordBody(redact, requestBody, Buffer.byteLength(requestBody), this.redactor.maxMatchLength) }),
+      ...(recordedBody === undefined ? {} : { body: recordedBody, bodyExact }),
+      ...(this.options.tokens ? { credential: this.sentCredential(url, headers) } : {}),
     };
+    const startedAt = new Date().toISOString();
     this.stats.requests += 1;
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
@@ -355,6 +363,7 @@ export class HttpClient {
           body: decoded.kind === 'decoded' ? recordBody(redact, utf8.text, bytes.length, this.redactor.maxMatchLength) : `(${raw.bytes.length} bytes not shown: ${decoded.reason})`,
         },
         durationMs: elapsed(),
+        startedAt,
       };
       return { status: raw.status, headers: raw.headers, text: utf8.text, json, ...(jsonError ? { jsonError } : {}), exchange };
     };
@@ -363,6 +372,13 @@ export class HttpClient {
       relieve();
       return digest();
     });
+  }
+
+  /** The credentials of a request as token references, decided before anything is redacted. */
+  private sentCredential(url: string, headers: Readonly<Record<string, string>>) {
+    const name = Object.keys(headers).find((k) => k.toLowerCase() === 'authorization');
+    const isClean = (text: string): boolean => this.redactor.text(text) === text;
+    return describeSentCredential(url, name === undefined ? undefined : headers[name], this.options.tokens ?? [], isClean);
   }
 
   /**

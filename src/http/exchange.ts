@@ -3,6 +3,7 @@
  * already redacted and cut, so it can be printed or written anywhere as it is.
  */
 import { REDACTED, type Redactor } from './redact.ts';
+import type { SentCredential } from './sent-credential.ts';
 
 /** Bodies are cut at this many bytes in recordings; the note says how much was left out. */
 export const RECORDED_BODY_LIMIT = 4096;
@@ -12,6 +13,10 @@ export interface RecordedRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** True when `body` is byte for byte what was sent (not cut, nothing redacted): a replay sends it as it is. */
+  readonly bodyExact?: boolean;
+  /** Which token the request carried, as a variable name: for replay commands (report/curl.ts). */
+  readonly credential?: SentCredential;
 }
 
 export interface RecordedResponse {
@@ -26,6 +31,8 @@ export interface Exchange {
   /** Set when no complete response arrived. */
   readonly error?: string;
   readonly durationMs: number;
+  /** When the request was sent (ISO 8601): the HAR export's startedDateTime. */
+  readonly startedAt?: string;
 }
 
 /**

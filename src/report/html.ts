@@ -67,7 +67,8 @@ details.rule > summary { cursor: pointer; font-weight: 600; padding: 2px 0; }
 pre { margin: 0; background: var(--code-bg); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; overflow: auto;
   font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre + pre, .test > pre { margin-top: 6px; }
-.exchanges > pre { margin: 0; }
+.exchanges pre { margin: 0; }
+pre.curl { margin-top: 4px; }
 pre .res { color: #0a3069; }
 pre .start { font-weight: 700; }
 details.more { margin: 4px 0; }
@@ -164,6 +165,11 @@ function exchange(x: Exchange): string {
   return `<pre class="exchange">${html.join('\n')}</pre>`;
 }
 
+/** The replay command under its exchange: the request alone, tokens as variables, escaped. */
+function replay(command: string | undefined): string {
+  return command === undefined ? '' : `<pre class="curl" title="replay: export WIDGET_TOKEN (and WIDGET_SECOND_TOKEN) first">${escapeHtml(command)}</pre>`;
+}
+
 function failureDetail(f: FailureReport, showExchanges: boolean): string {
   const parts: string[] = [];
   if (f.expected !== undefined || f.received !== undefined || f.note) {
@@ -176,7 +182,7 @@ function failureDetail(f: FailureReport, showExchanges: boolean): string {
   if (f.expected === undefined) parts.push(`<pre class="message">${escapeHtml(f.message)}</pre>`);
   const xs = f.exchanges ?? [];
   if (xs.length) {
-    const body = `<div class="exchanges">${xs.map(exchange).join('')}</div>`;
+    const body = `<div class="exchanges">${xs.map((x, i) => `<div>${exchange(x)}${replay(f.curl?.[i])}</div>`).join('')}</div>`;
     parts.push(showExchanges ? body : `<details class="more"><summary>The ${xs.length === 1 ? 'exchange' : `${xs.length} exchanges`}</summary>${body}</details>`);
   }
   return parts.join('');

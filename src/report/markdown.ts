@@ -1,7 +1,7 @@
 /**
  * conformance.md: the verdict as a short Markdown summary for a pull-request comment or a
- * CI job summary. Failures first, each with its expectation and what was received; the
- * exchanges stay in the HTML and JSON reports.
+ * CI job summary. Failures first, each with its expectation and what was received, then the
+ * curl commands that replay their requests; the exchanges stay in the HTML and JSON reports.
  */
 import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
 import { gatePassedNote } from './verdict.ts';
@@ -32,6 +32,29 @@ function firstFailure(rule: RuleReport): string {
   return '';
 }
 
+/** A fenced code block that no backtick run in the text can close (CommonMark: a longer fence). */
+function codeBlock(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}sh\n${text}\n${fence}`;
+}
+
+/** Each failing test's replay commands, folded: a summary must stay short. */
+function replays(report: RunReport): string[] {
+  const out: string[] = [];
+  for (const r of report.rules.filter((x) => x.outcome === 'fail')) {
+    for (const t of r.tests) {
+      const commands = (t.failures ?? []).flatMap((f) => f.curl ?? []);
+      if (commands.length === 0) continue;
+      // Inside an HTML block Markdown escapes do not apply: HTML entities do.
+      const title = t.title.replace(/\s+/g, ' ').slice(0, 160).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+      out.push('', `<details><summary>${title} (${commands.length} request${commands.length === 1 ? '' : 's'})</summary>`, '', codeBlock(commands.join('\n\n')), '', '</details>');
+    }
+  }
+  if (out.length === 0) return [];
+  return ['', '### Replay', '', 'Each failing request as a curl command; the commands read the tokens from the environment: `export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=…` first.', ...out];
+}
+
 /** Renders the report as Markdown. */
 export function renderMarkdown(report: RunReport): string {
   const count = (level: 'MUST' | 'SHOULD'): string => {
@@ -57,6 +80,7 @@ export function renderMarkdown(report: RunReport): string {
   if (report.baseline?.nowPassing.length) lines.push('', `Baseline rules that now pass (remove them from ${inline(report.baseline.file)}): ${report.baseline.nowPassing.join(', ')}`);
   const skipped = report.rules.filter((r) => r.outcome === 'skip');
   if (skipped.length > 0) lines.push('', `Skipped: ${skipped.map((r) => r.id).join(', ')} — ${inline(skipped[0]?.tests.find((t) => t.skipReason)?.skipReason ?? '')}`);
+  lines.push(...replays(report));
   for (const e of report.suiteErrors) lines.push('', `Suite error: ${inline(e)}`);
   lines.push('', `Cleanup: ${inline(cleanupHeadline(report.cleanup), 1000)}`);
   if (report.cleanup.leftovers.length > 0) {

@@ -48,6 +48,8 @@ export interface FailureReport {
   readonly received?: string;
   readonly note?: string;
   readonly exchanges?: readonly Exchange[];
+  /** One POSIX sh command per exchange, in the same order, that sends its request again (report/curl.ts). */
+  readonly curl?: readonly string[];
 }
 
 export interface TestReport {
