@@ -47,7 +47,9 @@ export function runContext(): RunContext {
     maxRetryWaitMs: s.maxRetryWaitMs,
     maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,
     deadline: s.deadline,
-    secrets: [s.token, ...(s.secondToken ? [s.secondToken] : [])],
+    secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...Object.values(s.headers ?? {})],
+    ...(s.headers ? { headers: s.headers } : {}),
+    ...(s.ca === undefined ? {} : { ca: s.ca }),
   });
   // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
   const beforeCreate = (): void => {

@@ -15,6 +15,7 @@ import { Limiter } from './limiter.ts';
 import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
 import { relieve } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
+import { mergeHeaders } from './headers.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -71,6 +72,10 @@ export interface ClientOptions {
   readonly secrets: readonly string[];
   readonly maxResponseBytes?: number;
   readonly userAgent?: string;
+  /** Sent on every request (--header); a request's own headers of the same name win. Their values must be among `secrets`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** PEM text of the CA certificates trusted for https (--ca-file), instead of Node's defaults. */
+  readonly ca?: string;
   /**
    * Total time the client may spend waiting on Retry-After or backoff, across all requests
    * (default DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS). Once a wait cannot be paid from it, every
@@ -165,7 +170,7 @@ export class HttpClient {
     const limits = {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.timeoutMs },
+      connect: { timeout: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
       maxResponseSize: this.maxResponseBytes,
     };
     this.agent = new Agent({
@@ -308,13 +313,16 @@ export class HttpClient {
     const shownUrl = this.redactor.text(url);
     const refused = this.refusal(method, shownUrl);
     if (refused) throw refused;
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      // The suite reads bodies as they are; compressed ones are still decoded (decode.ts) when a server ignores this.
-      'accept-encoding': 'identity',
-      'user-agent': this.options.userAgent ?? 'widget-conformance',
-      ...opts.headers,
-    };
+    const headers = mergeHeaders(
+      {
+        accept: 'application/json',
+        // The suite reads bodies as they are; compressed ones are still decoded (decode.ts) when a server ignores this.
+        'accept-encoding': 'identity',
+        'user-agent': this.options.userAgent ?? 'widget-conformance',
+      },
+      this.options.headers,
+      opts.headers,
+    );
     const redact = (text: string): string => this.redactor.text(text);
     const requestBody = opts.body === undefined ? undefined : opts.body.toString();
     const recordedRequest = {
