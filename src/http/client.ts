@@ -423,7 +423,11 @@ export class HttpClient {
     if (code === 'ECONNREFUSED') return 'connection refused';
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found (DNS)';
     if (code !== undefined && CONNECTION_LOST_CODES.has(code)) return `connection reset or closed before a complete response${note}`;
-    if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO') return `TLS failure (${code})`;
+    // Node names certificate failures by OpenSSL's verify codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN, …).
+    if (code !== undefined && /^ERR_(TLS|SSL)|CERT|SIGNATURE|^EPROTO$/.test(code)) {
+      const untrusted = /CERT|SIGNATURE|ISSUER/.test(code) && !/ALTNAME|EXPIRED|NOT_YET_VALID|REVOKED/.test(code);
+      return `TLS failure (${code})${untrusted ? ': a certificate from a private CA is trusted with --ca-file or NODE_EXTRA_CA_CERTS' : ''}`;
+    }
     return this.redactor.text(`${code ?? e.name ?? 'error'}: ${e.message ?? String(error)}`);
   }
 
