@@ -9,6 +9,7 @@ import { ConfigError, resolveConfig, secretsOf } from '../config.ts';
 import { userDirectory } from '../paths.ts';
 import { resolve } from 'node:path';
 import { readCaFile } from './ca-file.ts';
+import { withCommandTokens } from './token-commands.ts';
 import { HttpClient } from '../http/client.ts';
 import { carriesAnyMarker } from '../harness/marker.ts';
 import { Ownership } from '../client/ownership.ts';
@@ -24,6 +25,7 @@ async function main(): Promise<number> {
   try {
     checkNpmKeptOptions(process.env);
     config = resolveConfig(process.argv.slice(2), process.env);
+    if (!config.help) config = await withCommandTokens(config);
     if (!config.help && (!config.baseUrl || !config.token)) throw new ConfigError('cleanup needs --base-url and --token (the embedded reference server keeps nothing between runs)');
     if (config.caFile !== undefined) ca = readCaFile(resolve(userDirectory(process.env), config.caFile), config.caFile);
   } catch (error) {

@@ -13,7 +13,8 @@ import { readBaseline } from './baseline.ts';
 import { readCaFile } from './ca-file.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
 import { isSuiteError, RejectedTokenError } from '../errors.ts';
-import { readHeld, tokenRejected } from '../harness/handoff.ts';
+import { readHeld, renewedTokens, tokenRejected } from '../harness/handoff.ts';
+import { withCommandTokens } from './token-commands.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { HttpClient } from '../http/client.ts';
@@ -122,7 +123,15 @@ function npmEchoedToken(argv: readonly string[], env: NodeJS.ProcessEnv): boolea
 async function main(): Promise<number> {
   const options = loadOptions();
   if (!options) return 0;
-  const { config, directory, envFile, only, baseline, ca } = options;
+  const { directory, envFile, only, baseline, ca } = options;
+  let config: SuiteConfig;
+  try {
+    // Before the probe, and before any output: a token command that fails costs nothing else.
+    config = await withCommandTokens(options.config);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 2);
+    throw error;
+  }
   // What every client of the runner shares: the extra headers and the trusted CA.
   const shared = { ...(config.headers ? { headers: config.headers } : {}), ...(ca === undefined ? {} : { ca }) };
   const started = new Date();
@@ -141,7 +150,8 @@ async function main(): Promise<number> {
   const target = await chooseTarget(config);
   const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
   const redactor = new Redactor(secrets);
-  redactProcessOutput(redactor);
+  const learnRenewedTokens = (): void => redactor.add(renewedTokens(statsDir).map(({ token }) => token));
+  redactProcessOutput(redactor, learnRenewedTokens);
   if (npmEchoedToken(process.argv.slice(2), process.env)) {
     process.stderr.write('widget-conformance: warning: npm printed the command line above, token included (or a --header value); pass them in WIDGET_TOKEN / WIDGET_SECOND_TOKEN / WIDGET_HEADERS or a .env file (or run npm with --silent)\n');
   }
@@ -176,7 +186,11 @@ async function main(): Promise<number> {
     const cleaner = new HttpClient({ ...config, ...shared, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + cleanupBudgetMs(config.timeoutMs) });
     let cleanup;
     try {
-      cleanup = await finalCleanup(runnerAccounts(cleaner, target, marker), readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
+      // A token the workers renewed replaces the one the run started with.
+      const latest = (account: string, token: string) => renewedTokens(statsDir).filter((t) => t.account === account).at(-1)?.token ?? token;
+      const current = { ...target, token: latest('primary', target.token), ...(target.secondToken ? { secondToken: latest('second', target.secondToken) } : {}) };
+      cleaner.redactor.add([current.token, ...(current.secondToken ? [current.secondToken] : [])]);
+      cleanup = await finalCleanup(runnerAccounts(cleaner, current, marker), readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
     } finally {
       await cleaner.close();
     }
@@ -203,6 +217,7 @@ async function main(): Promise<number> {
       },
       outcomes,
     );
+    learnRenewedTokens();
     const { files, problems } = writeReports(reportDir, report, redactor);
     process.stdout.write(
       `${renderSummary(outcomes, {
