@@ -10,11 +10,16 @@ import { EXIT_CODES } from './exit-codes.ts';
 import { userDirectory } from './paths.ts';
 import { parse as parseDotenv } from 'dotenv';
 import { REDACTED, redactUrlCredentials, urlPassword } from './http/redact.ts';
+import { parseHeaderLine } from './http/headers.ts';
 
 export interface SuiteConfig {
   baseUrl?: string;
   token?: string;
   secondToken?: string;
+  tokenCommand?: string;
+  secondTokenCommand?: string;
+  headers?: Readonly<Record<string, string>>;
+  caFile?: string;
   reportDir: string;
   strict: boolean;
   timeoutMs: number;
@@ -54,7 +59,8 @@ interface BaseOption {
   readonly secret?: true;
 }
 interface TextOption extends BaseOption {
-  readonly kind: 'string' | 'url';
+  /** `command`: a shell command line (spaces allowed), shown redacted in reports since it may name a credential. */
+  readonly kind: 'string' | 'url' | 'command';
   readonly key: KeyOf<string>;
   readonly arg: string;
   readonly default?: string;
@@ -74,7 +80,14 @@ interface BoolOption extends BaseOption {
   readonly key: KeyOf<boolean>;
   readonly default: boolean;
 }
-export type OptionDef = TextOption | IntOption | BoolOption;
+/** The one repeatable kind: each `Name: value` given adds a header (from a variable: one per line). */
+interface HeadersOption extends BaseOption {
+  readonly kind: 'headers';
+  readonly key: KeyOf<Readonly<Record<string, string>>>;
+  readonly arg: string;
+  readonly default?: undefined;
+}
+export type OptionDef = TextOption | IntOption | BoolOption | HeadersOption;
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -87,6 +100,14 @@ export const OPTIONS: readonly OptionDef[] = [
     defaultText: 'none; required with --base-url', description: 'Bearer token of the account under test' },
   { flag: '--second-token', env: 'WIDGET_SECOND_TOKEN', kind: 'string', key: 'secondToken', arg: 'token', secret: true,
     defaultText: 'none; isolation checks skipped', description: 'Bearer token of a second account, for isolation checks' },
+  { flag: '--token-command', env: 'WIDGET_TOKEN_COMMAND', kind: 'command', key: 'tokenCommand', arg: 'cmd',
+    defaultText: 'none', description: 'Shell command whose output is the token of the account under test (instead of --token); run again when the target stops accepting the token' },
+  { flag: '--second-token-command', env: 'WIDGET_SECOND_TOKEN_COMMAND', kind: 'command', key: 'secondTokenCommand', arg: 'cmd',
+    defaultText: 'none', description: 'Shell command whose output is the token of the second account (instead of --second-token)' },
+  { flag: '--header', env: 'WIDGET_HEADERS', kind: 'headers', key: 'headers', arg: 'name: value', secret: true,
+    defaultText: 'none', description: 'Header sent on every request, as "Name: value"; repeatable (in WIDGET_HEADERS one per line); values are hidden in all output' },
+  { flag: '--ca-file', env: 'WIDGET_CA_FILE', kind: 'string', key: 'caFile', arg: 'file',
+    defaultText: 'none (NODE_EXTRA_CA_CERTS works too)', description: 'PEM file of a private CA to trust for https' },
   { flag: '--report-dir', env: 'WIDGET_REPORT_DIR', kind: 'string', key: 'reportDir', arg: 'dir',
     default: 'reports', description: 'Directory the reports are written to' },
   { flag: '--strict', env: 'WIDGET_STRICT', kind: 'bool', key: 'strict',
@@ -130,6 +151,8 @@ export const OPTIONS: readonly OptionDef[] = [
 interface Given {
   readonly raw: string;
   readonly from: string;
+  /** Every value of a repeatable option given as flags, in order (a headers option only). */
+  readonly items?: readonly string[];
 }
 
 /** The .env file the suite reads: in the directory the user ran the command from (see userDirectory). */
@@ -171,8 +194,10 @@ export function resolveConfig(
 export function redactedConfig(c: SuiteConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { ...c };
   for (const def of OPTIONS) {
-    if (def.secret && out[def.key] !== undefined) out[def.key] = REDACTED;
+    if ((def.secret || def.kind === 'command') && out[def.key] !== undefined) out[def.key] = REDACTED;
   }
+  // The header names say which gateway or tenant headers were sent; only their values are secret.
+  if (c.headers !== undefined) out.headers = Object.fromEntries(Object.keys(c.headers).map((name) => [name, REDACTED]));
   if (c.baseUrl !== undefined) out.baseUrl = redactUrlCredentials(c.baseUrl);
   return out;
 }
@@ -182,6 +207,7 @@ export function secretsOf(c: SuiteConfig): string[] {
   const tokens = OPTIONS.filter((def) => def.secret)
     .map((def) => c[def.key])
     .filter((v): v is string => typeof v === 'string' && v !== '');
+  tokens.push(...Object.values(c.headers ?? {}));
   const password = c.baseUrl === undefined ? undefined : urlPassword(c.baseUrl);
   return password === undefined ? tokens : [...tokens, ...new Set([password, percentDecoded(password)])];
 }
@@ -258,7 +284,8 @@ function parseArgv(argv: readonly string[]): Map<OptionDef, Given> {
     const def = OPTIONS.find((o) => o.flag === name || o.short === name);
     // Only the name is echoed: the part after '=' may be a token.
     if (!def) throw new ConfigError(`unknown option ${name}${suggestionFor(name)}`);
-    if (given.has(def)) throw new ConfigError(`${def.flag} was given more than once`);
+    const earlier = given.get(def);
+    if (earlier && def.kind !== 'headers') throw new ConfigError(`${def.flag} was given more than once`);
 
     let raw = eq === -1 ? undefined : arg.slice(eq + 1);
     if (def.kind === 'flag') {
@@ -275,13 +302,17 @@ function parseArgv(argv: readonly string[]): Map<OptionDef, Given> {
       raw = next;
       i++;
     }
-    given.set(def, { raw, from: name });
+    given.set(def, def.kind === 'headers' ? { raw, from: name, items: [...(earlier?.items ?? []), raw] } : { raw, from: name });
     previous = def;
   }
   return given;
 }
 
 function unexpectedArgument(arg: string, previous: OptionDef | undefined): ConfigError {
+  // `--header X-Key: value` unquoted splits at the space; the second half is the secret value.
+  if (previous?.kind === 'headers') {
+    return new ConfigError(`unexpected argument after the value of ${previous.flag}; quote the header: ${previous.flag} 'Name: value'`);
+  }
   // An unquoted token containing a space splits in two; echoing the second half would leak it.
   if (previous?.secret) {
     return new ConfigError(`unexpected argument after the value of ${previous.flag}; a token cannot contain whitespace`);
@@ -339,7 +370,7 @@ function fromEnv(
   return raw === undefined || raw === '' ? undefined : { raw, from: label(def.env) };
 }
 
-function convert(def: OptionDef, { raw, from }: Given): string | number | boolean {
+function convert(def: OptionDef, { raw, from, items }: Given): string | number | boolean | Record<string, string> {
   const invalid = (rule: string, shown = raw) => new ConfigError(`${from} must ${rule}, got ${JSON.stringify(shown)}`);
   switch (def.kind) {
     case 'flag':
@@ -358,6 +389,10 @@ function convert(def: OptionDef, { raw, from }: Given): string | number | boolea
     case 'url':
       // The message echoes the URL as given: never with its password.
       return parseBaseUrl(raw, (rule, shown = withoutPassword(raw)) => invalid(rule, shown));
+    case 'headers':
+      // From a variable, one header per line: a value may hold commas (`Forwarded`, lists), never a line break.
+      return parseHeaders(items ?? raw.split(/\r?\n/).filter((line) => line.trim() !== ''), from);
+    case 'command':
     case 'string':
       if (raw === '') throw new ConfigError(`${from} must not be empty`);
       if (def.secret && /[\s\p{Cc}]/u.test(raw)) {
@@ -365,6 +400,18 @@ function convert(def: OptionDef, { raw, from }: Given): string | number | boolea
       }
       return raw;
   }
+}
+
+function parseHeaders(lines: readonly string[], from: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const parsed = parseHeaderLine(line);
+    if ('error' in parsed) throw new ConfigError(`${from} ${parsed.error}`);
+    const same = Object.keys(headers).find((name) => name.toLowerCase() === parsed.name.toLowerCase());
+    if (same !== undefined) throw new ConfigError(`${from} sets ${parsed.name} more than once`);
+    headers[parsed.name] = parsed.value;
+  }
+  return headers;
 }
 
 function parseBool(raw: string): boolean | undefined {
@@ -401,10 +448,13 @@ function parseBaseUrl(raw: string, invalid: (rule: string, shown?: string) => Co
 
 function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['key'], string>): void {
   const from = (key: OptionDef['key']) => sources.get(key) ?? key;
-  if (c.baseUrl !== undefined && c.token === undefined) {
-    throw new ConfigError(`${from('baseUrl')} is set but no token is; set --token or WIDGET_TOKEN`);
+  if (c.baseUrl !== undefined && c.token === undefined && c.tokenCommand === undefined) {
+    throw new ConfigError(`${from('baseUrl')} is set but no token is; set --token or WIDGET_TOKEN (or --token-command)`);
   }
-  for (const key of ['token', 'secondToken'] as const) {
+  for (const [token, command] of [['token', 'tokenCommand'], ['secondToken', 'secondTokenCommand']] as const) {
+    if (c[token] !== undefined && c[command] !== undefined) throw new ConfigError(`${from(token)} and ${from(command)} are both set: give one of them`);
+  }
+  for (const key of ['token', 'secondToken', 'tokenCommand', 'secondTokenCommand'] as const) {
     if (c[key] !== undefined && c.baseUrl === undefined) {
       throw new ConfigError(
         `${from(key)} is set without a base URL; set --base-url or WIDGET_BASE_URL, ` +

@@ -337,10 +337,10 @@ describe('value errors', () => {
 describe('target consistency', () => {
   it('requires a token with a base URL, naming where to set it', () => {
     expect(errorOf(() => resolve(['--base-url', URL_]))).toBe(
-      '--base-url is set but no token is; set --token or WIDGET_TOKEN',
+      '--base-url is set but no token is; set --token or WIDGET_TOKEN (or --token-command)',
     );
     expect(errorOf(() => resolve([], { WIDGET_BASE_URL: URL_ }))).toBe(
-      'WIDGET_BASE_URL is set but no token is; set --token or WIDGET_TOKEN',
+      'WIDGET_BASE_URL is set but no token is; set --token or WIDGET_TOKEN (or --token-command)',
     );
   });
 
@@ -433,8 +433,8 @@ describe('base URL passwords in error messages', () => {
 describe('documentation', () => {
   const variables = OPTIONS.flatMap((o) => (o.env ? [o.env] : []));
 
-  it('marks exactly the two tokens as secret', () => {
-    expect(OPTIONS.filter((o) => o.secret).map((o) => o.flag)).toEqual(['--token', '--second-token']);
+  it('marks exactly the two tokens and the extra headers as secret', () => {
+    expect(OPTIONS.filter((o) => o.secret).map((o) => o.flag)).toEqual(['--token', '--second-token', '--header']);
   });
 
   // The exit codes in --help: test/unit/exit-codes.test.ts.

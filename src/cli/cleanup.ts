@@ -5,7 +5,11 @@
  * see harness/marker.ts), each proven by the list entry that shows it. Nothing else is touched.
  */
 import { WidgetApi } from '../client/api.ts';
-import { ConfigError, resolveConfig } from '../config.ts';
+import { ConfigError, resolveConfig, secretsOf } from '../config.ts';
+import { userDirectory } from '../paths.ts';
+import { resolve } from 'node:path';
+import { readCaFile } from './ca-file.ts';
+import { withCommandTokens } from './token-commands.ts';
 import { HttpClient } from '../http/client.ts';
 import { carriesAnyMarker } from '../harness/marker.ts';
 import { Ownership } from '../client/ownership.ts';
@@ -17,10 +21,13 @@ import { walkBudget } from '../client/walk.ts';
 
 async function main(): Promise<number> {
   let config;
+  let ca: string | undefined;
   try {
     checkNpmKeptOptions(process.env);
     config = resolveConfig(process.argv.slice(2), process.env);
+    if (!config.help) config = await withCommandTokens(config);
     if (!config.help && (!config.baseUrl || !config.token)) throw new ConfigError('cleanup needs --base-url and --token (the embedded reference server keeps nothing between runs)');
+    if (config.caFile !== undefined) ca = readCaFile(resolve(userDirectory(process.env), config.caFile), config.caFile);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`widget-cleanup: ${error.message}\n`);
@@ -30,9 +37,9 @@ async function main(): Promise<number> {
     process.stdout.write('Usage: npm run cleanup -- --base-url URL --token T [--second-token T2]\nDeletes the widgets that carry a wcs- run marker of this suite, and nothing else.\n');
     return 0;
   }
-  const secrets = [config.token!, ...(config.secondToken ? [config.secondToken] : [])];
+  const secrets = secretsOf(config);
   redactProcessOutput(new Redactor(secrets));
-  const client = new HttpClient({ ...config, baseUrl: config.baseUrl!, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + config.maxRunTimeMs });
+  const client = new HttpClient({ ...config, ...(ca === undefined ? {} : { ca }), baseUrl: config.baseUrl!, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + config.maxRunTimeMs });
   let code = 0;
   try {
     const ownership = new Ownership(carriesAnyMarker);

@@ -10,9 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WidgetApi } from '../client/api.ts';
 import { readBaseline } from './baseline.ts';
+import { readCaFile } from './ca-file.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
 import { isSuiteError, RejectedTokenError } from '../errors.ts';
-import { readHeld, tokenRejected } from '../harness/handoff.ts';
+import { readHeld, renewedTokens, tokenRejected } from '../harness/handoff.ts';
+import { withCommandTokens } from './token-commands.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { HttpClient } from '../http/client.ts';
@@ -55,6 +57,8 @@ interface Options {
   readonly envFile?: string;
   readonly only?: ReadonlySet<string>;
   readonly baseline?: ReadonlySet<string>;
+  /** PEM text of --ca-file. */
+  readonly ca?: string;
 }
 
 /** The configuration, or one line and exit 2; undefined when --help or --list was answered. */
@@ -75,9 +79,10 @@ function loadOptions(): Options | undefined {
     }
     const only = parseOnly(config.only);
     const baseline = config.baseline === undefined ? undefined : readBaseline(resolve(directory, config.baseline));
+    const ca = config.caFile === undefined ? undefined : readCaFile(resolve(directory, config.caFile), config.caFile);
     // resolveConfig has read it (or thrown) if it exists.
     const read = existsSync(envFile) ? { envFile } : {};
-    return { config, directory, ...read, ...(only ? { only } : {}), ...(baseline ? { baseline } : {}) };
+    return { config, directory, ...read, ...(only ? { only } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
@@ -94,7 +99,7 @@ export function cleanupBudgetMs(timeoutMs: number): number {
 const CLEANUP_BUDGET_MIN_MS = 60_000;
 const CLEANUP_TIMEOUTS = 6;
 
-function settingsFor(config: SuiteConfig, target: Target, marker: string, statsDir: string, deadline: number): SuiteSettings {
+function settingsFor(config: SuiteConfig, target: Target, marker: string, statsDir: string, deadline: number, ca: string | undefined): SuiteSettings {
   const { baseUrl: _given, token: _token, secondToken: _second, help: _help, list: _list, ...rest } = config;
   return {
     ...rest,
@@ -105,19 +110,30 @@ function settingsFor(config: SuiteConfig, target: Target, marker: string, statsD
     deadline,
     marker,
     statsDir,
+    ...(ca === undefined ? {} : { ca }),
   };
 }
 
 /** True when npm ran this with a token flag and printed its command line (npm echoes script arguments unless --silent). */
 function npmEchoedToken(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
   const underNpm = env.npm_lifecycle_event !== undefined && env.npm_config_loglevel !== 'silent';
-  return underNpm && argv.some((a) => /^--(second-)?token(=|$)/.test(a));
+  return underNpm && argv.some((a) => /^--((second-)?token|header)(=|$)/.test(a));
 }
 
 async function main(): Promise<number> {
   const options = loadOptions();
   if (!options) return 0;
-  const { config, directory, envFile, only, baseline } = options;
+  const { directory, envFile, only, baseline, ca } = options;
+  let config: SuiteConfig;
+  try {
+    // Before the probe, and before any output: a token command that fails costs nothing else.
+    config = await withCommandTokens(options.config);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 2);
+    throw error;
+  }
+  // What every client of the runner shares: the extra headers and the trusted CA.
+  const shared = { ...(config.headers ? { headers: config.headers } : {}), ...(ca === undefined ? {} : { ca }) };
   const started = new Date();
   const reportDir = resolve(directory, config.reportDir);
   try {
@@ -134,14 +150,15 @@ async function main(): Promise<number> {
   const target = await chooseTarget(config);
   const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
   const redactor = new Redactor(secrets);
-  redactProcessOutput(redactor);
+  const learnRenewedTokens = (): void => redactor.add(renewedTokens(statsDir).map(({ token }) => token));
+  redactProcessOutput(redactor, learnRenewedTokens);
   if (npmEchoedToken(process.argv.slice(2), process.env)) {
-    process.stderr.write('widget-conformance: warning: npm printed the command line above, token included; pass tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN or a .env file (or run npm with --silent)\n');
+    process.stderr.write('widget-conformance: warning: npm printed the command line above, token included (or a --header value); pass them in WIDGET_TOKEN / WIDGET_SECOND_TOKEN / WIDGET_HEADERS or a .env file (or run npm with --silent)\n');
   }
 
   const marker = newMarker();
   const deadline = started.getTime() + config.maxRunTimeMs;
-  const client = new HttpClient({ ...config, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline });
+  const client = new HttpClient({ ...config, ...shared, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline });
   const accounts = runnerAccounts(client, target, marker);
   try {
     try {
@@ -155,7 +172,7 @@ async function main(): Promise<number> {
 
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
     const vitest = await runSuites({
-      settings: settingsFor(config, target, marker, statsDir, deadline),
+      settings: settingsFor(config, target, marker, statsDir, deadline, ca),
       ...(only ? { testNamePattern: testNamePattern(only) } : {}),
       onStart: (v) => interrupt.adopt(v),
     });
@@ -166,10 +183,14 @@ async function main(): Promise<number> {
     // an interruption a create still in flight may land after the first walk: sweep twice.
     // Its own client and budget: the tests' client may have given up on the target (or spent the
     // run's time), and the ids the run knows must still be tried.
-    const cleaner = new HttpClient({ ...config, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + cleanupBudgetMs(config.timeoutMs) });
+    const cleaner = new HttpClient({ ...config, ...shared, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + cleanupBudgetMs(config.timeoutMs) });
     let cleanup;
     try {
-      cleanup = await finalCleanup(runnerAccounts(cleaner, target, marker), readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
+      // A token the workers renewed replaces the one the run started with.
+      const latest = (account: string, token: string) => renewedTokens(statsDir).filter((t) => t.account === account).at(-1)?.token ?? token;
+      const current = { ...target, token: latest('primary', target.token), ...(target.secondToken ? { secondToken: latest('second', target.secondToken) } : {}) };
+      cleaner.redactor.add([current.token, ...(current.secondToken ? [current.secondToken] : [])]);
+      cleanup = await finalCleanup(runnerAccounts(cleaner, current, marker), readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
     } finally {
       await cleaner.close();
     }
@@ -196,6 +217,7 @@ async function main(): Promise<number> {
       },
       outcomes,
     );
+    learnRenewedTokens();
     const { files, problems } = writeReports(reportDir, report, redactor);
     process.stdout.write(
       `${renderSummary(outcomes, {

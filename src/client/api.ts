@@ -6,6 +6,7 @@
 import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
+import { TokenSource } from './token-source.ts';
 
 /** Overrides the Authorization header of one request; `null` sends none. */
 export interface AuthOverride {
@@ -51,9 +52,12 @@ const is4xx = (status: number): boolean => status >= 400 && status < 500;
 
 /** One account's view of the service. */
 export class WidgetApi {
+  private readonly source: TokenSource;
+
   constructor(
     readonly http: HttpClient,
-    private readonly token: string,
+    /** A fixed token, or one a --token-command renews (see checkToken). */
+    token: string | TokenSource,
     /** "primary" or "second": which account, for messages and the ownership ledger. */
     readonly account: string,
     /** The run's ledger of ids the suite holds, shared by every account. */
@@ -63,16 +67,17 @@ export class WidgetApi {
     private readonly peers: Map<string, WidgetApi> = new Map(),
   ) {
     peers.set(account, this);
+    this.source = typeof token === 'string' ? new TokenSource(token) : token;
   }
 
-  private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}): Record<string, string> {
-    const authorization = auth ? auth.authorization : `Bearer ${this.token}`;
+  private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}, token = this.source.token): Record<string, string> {
+    const authorization = auth ? auth.authorization : `Bearer ${token}`;
     return authorization === null ? extra : { ...extra, authorization };
   }
 
   /** The Authorization value this account sends (for building variants of it in auth tests). */
   get bearer(): string {
-    return `Bearer ${this.token}`;
+    return `Bearer ${this.source.token}`;
   }
 
   /** The path of one widget: the id as one percent-encoded segment, or UnsafeIdError. */
@@ -87,7 +92,7 @@ export class WidgetApi {
     const q: Record<string, string> = { ...query.extra, ...auth?.query };
     if (query.limit !== undefined) q.limit = String(query.limit);
     if (query.cursor !== undefined) q.cursor = query.cursor;
-    const res = await this.checkToken(await this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth) }), auth, 'GET /widgets');
+    const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token) }));
     const data = (res.json as { data?: unknown } | undefined)?.data;
     if (!auth && is2xx(res.status) && Array.isArray(data)) {
       for (const item of data) {
@@ -101,13 +106,11 @@ export class WidgetApi {
   /** POST /widgets (§4.2); a 2xx answer with an id claims it in the ledger (a claim, not proof). */
   async create(body: unknown, opts: CreateOptions = {}): Promise<ApiResponse> {
     const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
-    const headers = this.headers(opts.auth, contentType === null ? {} : { 'content-type': contentType });
+    const extra: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
-    const res = await this.checkToken(
-      await this.writing(() => this.http.request('POST', '/widgets', { headers, body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) })),
-      opts.auth,
-      'POST /widgets',
+    const res = await this.authed(opts.auth, 'POST /widgets', (token) =>
+      this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) })),
     );
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
@@ -121,7 +124,7 @@ export class WidgetApi {
   /** GET /widgets/{id} (§4.3); with the account's own token, the answer is a sighting of the id. */
   async retrieve(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'GET');
-    const res = await this.checkToken(await this.http.request('GET', path, { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}) }), auth, `GET ${path}`);
+    const res = await this.authed(auth, `GET ${path}`, (token) => this.http.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }));
     if (!auth) {
       if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined);
       else if (is4xx(res.status)) this.ownership.sawAbsent(this.account, id);
@@ -136,10 +139,8 @@ export class WidgetApi {
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
     await this.proveDeletable(id);
-    const res = await this.checkToken(
-      await this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF })),
-      auth,
-      `DELETE ${path}`,
+    const res = await this.authed(auth, `DELETE ${path}`, (token) =>
+      this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF })),
     );
     if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
     return res;
@@ -181,11 +182,36 @@ export class WidgetApi {
    * server's answer for another account's widget, so a list with the same token decides.
    * When that is refused too, the token stopped working: a setup problem, never a verdict.
    */
-  private async checkToken(res: ApiResponse, auth: AuthOverride | undefined, request: string): Promise<ApiResponse> {
-    if (auth || (res.status !== 401 && res.status !== 403)) return res;
-    const list = request === 'GET /widgets' ? res : await this.http.request('GET', '/widgets', { headers: this.headers(undefined) });
-    if (list.status !== 401 && list.status !== 403) return res;
-    const message = `the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${list === res ? '' : `, and a list with the same token answered ${list.status}`}`;
+  private async checkToken(res: ApiResponse, auth: AuthOverride | undefined, request: string, token: string): Promise<'accepted' | 'refused'> {
+    if (auth || (res.status !== 401 && res.status !== 403)) return 'accepted';
+    const list = request === 'GET /widgets' ? res : await this.http.request('GET', '/widgets', { headers: this.headers(undefined, {}, token) });
+    return list.status === 401 || list.status === 403 ? 'refused' : 'accepted';
+  }
+
+  /**
+   * Sends with the account's current token; on a confirmed refusal (checkToken) a token
+   * command renews the token and the request is sent once more (a refused request was not
+   * applied). Refused again, or with no way to renew, the run ends (exit 2).
+   */
+  private async authed(auth: AuthOverride | undefined, request: string, send: (token: string) => Promise<ApiResponse>): Promise<ApiResponse> {
+    const token = this.source.token;
+    const res = await send(token);
+    if ((await this.checkToken(res, auth, request, token)) === 'accepted') return res;
+    let renewed: string | undefined;
+    try {
+      renewed = await this.source.renewed(token);
+    } catch (error) {
+      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run (${request} answered ${res.status}), and renewing it failed: ${(error as Error).message}`);
+    }
+    if (renewed !== undefined) {
+      const again = await send(renewed);
+      if ((await this.checkToken(again, auth, request, renewed)) === 'accepted') return again;
+      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`);
+    }
+    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}`);
+  }
+
+  private tokenRejected(message: string): never {
     this.hooks.onTokenRejected?.(message);
     this.http.giveUp(message);
     throw new TokenRejectedError(message);

@@ -9,7 +9,9 @@ import { WidgetApi } from '../client/api.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
 import { deleteAllHeld } from '../client/sweep.ts';
-import { markTokenRejected } from './handoff.ts';
+import { markTokenRejected, recordToken } from './handoff.ts';
+import { commandRunner } from './renewal.ts';
+import { TokenSource } from '../client/token-source.ts';
 import { carriesMarker } from './marker.ts';
 import { settings, type SuiteSettings } from './settings.ts';
 import { QuietGate } from './quiet.ts';
@@ -47,9 +49,11 @@ export function runContext(): RunContext {
     maxRetryWaitMs: s.maxRetryWaitMs,
     maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,
     deadline: s.deadline,
-    secrets: [s.token, ...(s.secondToken ? [s.secondToken] : [])],
+    secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...Object.values(s.headers ?? {})],
     // Named so that replay commands in failures read the variables, never the values.
     tokens: [{ variable: 'WIDGET_TOKEN', value: s.token }, ...(s.secondToken ? [{ variable: 'WIDGET_SECOND_TOKEN' as const, value: s.secondToken }] : [])],
+    ...(s.headers ? { headers: s.headers } : {}),
+    ...(s.ca === undefined ? {} : { ca: s.ca }),
   });
   // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
   const beforeCreate = (): void => {
@@ -60,8 +64,16 @@ export function runContext(): RunContext {
   const hooks = { beforeCreate, onTokenRejected, write: <T>(send: () => Promise<T>) => gate.write(send) };
   const ownership = new Ownership((widget) => carriesMarker(widget, s.marker));
   const peers = new Map<string, WidgetApi>();
-  const primary = new WidgetApi(http, s.token, 'primary', ownership, hooks, peers);
-  const second = s.secondToken ? new WidgetApi(http, s.secondToken, 'second', ownership, hooks, peers) : undefined;
+  // A token a command renews is a secret from before it is first sent: here and in the runner.
+  const source = (token: string, command: string | undefined, label: string, account: string): TokenSource =>
+    new TokenSource(token, command === undefined ? undefined : async () => {
+      const renewed = await commandRunner()(command, label);
+      http.redactor.add([renewed]);
+      recordToken(s.statsDir, account, renewed);
+      return renewed;
+    });
+  const primary = new WidgetApi(http, source(s.token, s.tokenCommand, '--token-command', 'primary'), 'primary', ownership, hooks, peers);
+  const second = s.secondToken ? new WidgetApi(http, source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second'), 'second', ownership, hooks, peers) : undefined;
   const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership };
   holder[KEY] = ctx;
   return ctx;

@@ -3,7 +3,7 @@
  * ids it still holds (claimed by a create, not seen deleted), which the runner tries to delete
  * once more and otherwise reports by id.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Claim } from '../client/ownership.ts';
 
@@ -47,4 +47,22 @@ export function markTokenRejected(dir: string, message: string): void {
 export function tokenRejected(dir: string): string | undefined {
   const file = join(dir, TOKEN_REJECTED);
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+const TOKENS = 'renewed-tokens';
+
+/**
+ * Records a token a --token-command renewed, before it is first sent: the runner redacts it in
+ * everything it relays or writes, and its cleanup uses the latest. The folder is the runner's
+ * private temp folder (mode 0700), removed at the end of the run.
+ */
+export function recordToken(dir: string, account: string, token: string): void {
+  appendFileSync(join(dir, TOKENS), `${JSON.stringify({ account, token })}\n`, { mode: 0o600 });
+}
+
+/** Every token renewed during the run, oldest first. */
+export function renewedTokens(dir: string): Array<{ account: string; token: string }> {
+  const file = join(dir, TOKENS);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { account: string; token: string });
 }

@@ -22,6 +22,8 @@ export type SuiteSettings = Readonly<Omit<SuiteConfig, 'baseUrl' | 'token' | 'se
   readonly marker: string;
   /** Where workers drop their request counts for the runner to add up. */
   readonly statsDir: string;
+  /** PEM text of --ca-file, read once by the runner. */
+  readonly ca?: string;
 };
 
 declare module 'vitest' {

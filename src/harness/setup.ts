@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { deleteCreated, runContext } from './context.ts';
 import { heldFile, statsFile } from './handoff.ts';
+import { registerCommandRunner } from './renewal.ts';
+import { runTokenCommand } from '../client/token-command.ts';
+
+registerCommandRunner(runTokenCommand);
 
 afterAll(async () => {
   const ctx = runContext();

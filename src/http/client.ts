@@ -15,6 +15,7 @@ import { Limiter } from './limiter.ts';
 import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
 import { relieve } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
+import { mergeHeaders } from './headers.ts';
 import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
@@ -74,6 +75,10 @@ export interface ClientOptions {
   readonly tokens?: KnownTokens;
   readonly maxResponseBytes?: number;
   readonly userAgent?: string;
+  /** Sent on every request (--header); a request's own headers of the same name win. Their values must be among `secrets`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** PEM text of the CA certificates trusted for https (--ca-file), instead of Node's defaults. */
+  readonly ca?: string;
   /**
    * Total time the client may spend waiting on Retry-After or backoff, across all requests
    * (default DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS). Once a wait cannot be paid from it, every
@@ -168,7 +173,7 @@ export class HttpClient {
     const limits = {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.timeoutMs },
+      connect: { timeout: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
       maxResponseSize: this.maxResponseBytes,
     };
     this.agent = new Agent({
@@ -311,13 +316,16 @@ export class HttpClient {
     const shownUrl = this.redactor.text(url);
     const refused = this.refusal(method, shownUrl);
     if (refused) throw refused;
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      // The suite reads bodies as they are; compressed ones are still decoded (decode.ts) when a server ignores this.
-      'accept-encoding': 'identity',
-      'user-agent': this.options.userAgent ?? 'widget-conformance',
-      ...opts.headers,
-    };
+    const headers = mergeHeaders(
+      {
+        accept: 'application/json',
+        // The suite reads bodies as they are; compressed ones are still decoded (decode.ts) when a server ignores this.
+        'accept-encoding': 'identity',
+        'user-agent': this.options.userAgent ?? 'widget-conformance',
+      },
+      this.options.headers,
+      opts.headers,
+    );
     const redact = (text: string): string => this.redactor.text(text);
     const requestBody = opts.body === undefined ? undefined : opts.body.toString();
     const recordedBody = requestBody === undefined ? undefined : recordBody(redact, requestBody, Buffer.byteLength(requestBody), this.redactor.maxMatchLength);
@@ -431,7 +439,11 @@ export class HttpClient {
     if (code === 'ECONNREFUSED') return 'connection refused';
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found (DNS)';
     if (code !== undefined && CONNECTION_LOST_CODES.has(code)) return `connection reset or closed before a complete response${note}`;
-    if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'EPROTO') return `TLS failure (${code})`;
+    // Node names certificate failures by OpenSSL's verify codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN, …).
+    if (code !== undefined && /^ERR_(TLS|SSL)|CERT|SIGNATURE|^EPROTO$/.test(code)) {
+      const untrusted = /CERT|SIGNATURE|ISSUER/.test(code) && !/ALTNAME|EXPIRED|NOT_YET_VALID|REVOKED/.test(code);
+      return `TLS failure (${code})${untrusted ? ': a certificate from a private CA is trusted with --ca-file or NODE_EXTRA_CA_CERTS' : ''}`;
+    }
     return this.redactor.text(`${code ?? e.name ?? 'error'}: ${e.message ?? String(error)}`);
   }
 

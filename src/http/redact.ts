@@ -22,12 +22,20 @@ export function redactUrlCredentials(text: string): string {
 
 /** Replaces every occurrence of any configured secret, in any spelling, with [REDACTED]. */
 export class Redactor {
-  private readonly patterns: readonly RegExp[];
+  private patterns: readonly RegExp[] = [];
   /** The longest text one credential match can cover: how far past a cut a credential may reach. */
-  readonly maxMatchLength: number;
+  maxMatchLength = URL_CREDENTIALS_MAX_LENGTH;
+  private readonly known = new Set<string>();
 
   constructor(secrets: Iterable<string>) {
-    const unique = [...new Set([...secrets].filter((s) => s.length > 0))];
+    this.add(secrets);
+  }
+
+  /** Learns more secrets (a token a --token-command renewed during the run). */
+  add(secrets: Iterable<string>): void {
+    const unique = [...secrets].filter((s) => s.length > 0 && !this.known.has(s));
+    if (unique.length === 0) return;
+    for (const s of unique) this.known.add(s);
     // A token sent as a query parameter is percent-encoded before any server echoes it, and
     // may then be escaped again (`%2F` as `\u00252F`, or base64 of the URL): so the encoded
     // forms are secrets of their own, spelled every way too.
@@ -38,8 +46,8 @@ export class Redactor {
     // Measured on 8 MiB with the two reference tokens (Node 20, one core): prose or JSON
     // 30 ms, random base64 60 ms, backslashes (an escape started everywhere) 80 ms, and
     // "ref-token-" repeated (a near miss everywhere) 150 ms.
-    this.patterns = patterns.map((p) => new RegExp(p.source, 'g'));
-    this.maxMatchLength = Math.max(URL_CREDENTIALS_MAX_LENGTH, ...patterns.map((p) => p.maxLength));
+    this.patterns = [...this.patterns, ...patterns.map((p) => new RegExp(p.source, 'g'))];
+    this.maxMatchLength = Math.max(this.maxMatchLength, ...patterns.map((p) => p.maxLength));
   }
 
   /** The ranges of `value` that hold a credential, sorted, overlapping ones merged. */

@@ -8,7 +8,7 @@ const DEFAULTS = { host: '127.0.0.1', port: 8080 };
 
 /** A command-line mistake: reported in one line, exit code 2. */
 
-function parseOptions(argv: string[]): Required<ListenOptions> & { help: boolean } {
+function parseOptions(argv: string[]): Required<Omit<ListenOptions, 'tls'>> & { help: boolean } {
   let values: { port?: string; host?: string; help?: boolean };
   try {
     ({ values } = parseArgs({

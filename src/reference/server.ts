@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, ReferenceService, type ReferenceServiceOptions } from './service.ts';
 
@@ -11,6 +12,8 @@ export interface RequestHandler {
 export interface ListenOptions {
   host?: string;
   port?: number;
+  /** Serve https with this key and certificate (PEM) instead of plain http: for testing a private CA. */
+  tls?: { key: string; cert: string };
 }
 
 /** A listening server. */
@@ -32,8 +35,8 @@ export interface RunningReferenceServer extends RunningServer {
 
 /** Serves `service` over HTTP until `close()` is called. */
 export async function startServer(service: RequestHandler, opts: ListenOptions = {}): Promise<RunningServer> {
-  const { host = '127.0.0.1', port = 0 } = opts;
-  const server = createServer((req, res) => {
+  const { host = '127.0.0.1', port = 0, tls } = opts;
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     // The reference service never rejects, but a faulty subclass may; a 500 keeps the
     // process alive and the client answered.
     Promise.resolve()
@@ -42,7 +45,8 @@ export async function startServer(service: RequestHandler, opts: ListenOptions =
         if (res.headersSent) res.destroy();
         else res.writeHead(500).end();
       });
-  });
+  };
+  const server = tls ? createHttpsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -51,7 +55,7 @@ export async function startServer(service: RequestHandler, opts: ListenOptions =
     });
   });
   const actualPort = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
   return {
     url,
     baseUrl: `${url}${API_PREFIX}`,
