@@ -14,13 +14,22 @@ const MAX_OUTPUT_BYTES = 64 * 1024;
 /** Runs `command` with `sh -c` and no stdin; its trimmed stdout, or a ConfigError naming `label` and the exit code. */
 export function runTokenCommand(command: string, label: string, timeoutMs = TOKEN_COMMAND_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: on a timeout the whole group is killed, so a grandchild that holds
+    // the output pipe open (`sleep 600 & wait`) cannot keep the run waiting.
+    const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const chunks: Buffer[] = [];
     let size = 0;
     let why: string | undefined;
     const stop = (reason: string) => {
       why ??= reason;
-      child.kill('SIGKILL');
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      // The pipes close with the group; destroying them makes sure 'close' comes even if not.
+      child.stdout.destroy();
+      child.stderr.destroy();
     };
     const timer = setTimeout(() => stop(`did not finish within ${timeoutMs / 1000} s`), timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
