@@ -42,10 +42,18 @@ export function isSuiteError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'SuiteError';
 }
 
-/** A check could not reach a verdict because something it relies on is broken (e.g. a list walk that never ends). */
+/**
+ * A check could not reach a verdict because something it relies on is broken (e.g. a list walk
+ * that never ends, creates that return the same id twice). `dependsOn` names the rules whose
+ * failure explains it ("depends on CRUD-3, which failed"): the report shows the rule as
+ * inconclusive under that root cause instead of blaming a rule the fault does not break.
+ */
 export class InconclusiveError extends SuiteError {
-  constructor(message: string) {
+  /** Rule ids whose failure explains this one; empty when no rule of the catalogue does. */
+  readonly dependsOn: readonly string[];
+  constructor(message: string, dependsOn: readonly string[] = []) {
     super(message, 'ERR_INCONCLUSIVE');
+    this.dependsOn = [...dependsOn];
   }
 }
 
