@@ -37,6 +37,7 @@ export interface SuiteConfig {
   only?: string;
   baseline?: string;
   failOn?: string;
+  implementation?: string;
   list: boolean;
   help: boolean;
 }
@@ -89,6 +90,8 @@ interface HeadersOption extends BaseOption {
 }
 export type OptionDef = TextOption | IntOption | BoolOption | HeadersOption;
 
+/** Longest --implementation label: it heads a column of a comparison (schemas/conformance-report.schema.json says the same). */
+const IMPLEMENTATION_MAX = 200;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
@@ -143,6 +146,9 @@ export const OPTIONS: readonly OptionDef[] = [
     description: 'File of rule ids known to fail: reported as expected failures, they do not fail the run' },
   { flag: '--fail-on', env: 'WIDGET_FAIL_ON', kind: 'string', key: 'failOn', arg: 'level', defaultText: 'must',
     description: 'Which violations fail the run: must, or should (the long form of --strict)' },
+  { flag: '--implementation', env: 'WIDGET_IMPLEMENTATION', kind: 'string', key: 'implementation', arg: 'name@version',
+    defaultText: "the base URL's host (reference@<suite version> for the embedded server)",
+    description: 'Label of the implementation under test, written into the reports; npm run compare lines up runs of one implementation by its name' },
   { flag: '--list', kind: 'flag', key: 'list', default: false, description: 'Print the rule catalogue and exit' },
   { flag: '--help', short: '-h', kind: 'flag', key: 'help', default: false, description: 'Print this help and exit' },
 ];
@@ -464,6 +470,9 @@ function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['key'], s
   }
   if (c.secondToken !== undefined && c.secondToken === c.token) {
     throw new ConfigError(`${from('secondToken')} must differ from ${from('token')}: isolation checks need two accounts`);
+  }
+  if (c.implementation !== undefined && (c.implementation.length > IMPLEMENTATION_MAX || /[\p{Cc}]/u.test(c.implementation))) {
+    throw new ConfigError(`${from('implementation')} must be at most ${IMPLEMENTATION_MAX} characters without control characters, e.g. acme-widgets@2.3.1`);
   }
   if (c.failOn !== undefined) {
     const level = c.failOn.toLowerCase();

@@ -41,7 +41,7 @@ function expectRunForUser(run: SuiteRun, user: string): void {
   expect(run.report?.baseline).toMatchObject({ file: 'known.txt', nowPassing: ['AUTH-1'] });
   expect(run.stdout).toContain(`Settings file: ${join(user, '.env')}`);
   const printed = printedReports(run);
-  expect(printed.map((p) => p.split('/').pop()).sort()).toEqual(['conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
+  expect(printed.map((p) => p.split('/').pop()).sort()).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
   for (const path of printed) {
     expect(isAbsolute(path), path).toBe(false);
     expect(existsSync(join(user, path)), `${path} opens from the user's directory`).toBe(true);

@@ -82,7 +82,7 @@ describe.concurrent('the gate', () => {
     expect(appended).toMatch(/^# earlier step\n## Widget Service conformance: ❌ Not conformant/);
     expect(appended).toContain('CRUD-4');
     const files = readdirSync(run.reportDir).sort();
-    expect(files).toEqual(['conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
+    expect(files).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
     for (const text of [run.stdout, run.stderr, appended, ...files.map((f) => readFileSync(join(run.reportDir, f), 'utf8'))]) {
       for (const token of TOKENS) expect(text.includes(token), 'a token in the output').toBe(false);
     }

@@ -20,7 +20,7 @@ import type { SuiteSettings } from '../harness/settings.ts';
 import { HttpClient } from '../http/client.ts';
 import { Redactor } from '../http/redact.ts';
 import { displayPath, PROJECT_ROOT, userDirectory } from '../paths.ts';
-import { buildReport } from '../report/build.ts';
+import { buildReport, hostOf } from '../report/build.ts';
 import { RULES } from '../rules.ts';
 import { parseOnly, testNamePattern } from './selection.ts';
 import { Ownership } from '../client/ownership.ts';
@@ -207,6 +207,8 @@ async function main(): Promise<number> {
         startedAt: started,
         finishedAt: new Date(),
         seed: config.seed,
+        // The embedded reference server's port changes every run: its version names it instead.
+        implementation: config.implementation ?? (target.server ? `reference@${VERSION}` : hostOf(target.baseUrl)),
         config: redactedConfig(config),
         strict: config.strict,
         stats,

@@ -2,6 +2,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redact.ts';
+import { renderBadge } from '../report/badge.ts';
 import { renderHar } from '../report/har.ts';
 import { renderHtml } from '../report/html.ts';
 import { renderJunit } from '../report/junit.ts';
@@ -14,7 +15,7 @@ function reason(error: unknown): string {
 }
 
 /**
- * Writes junit.xml, conformance.json, .md, .html and exchanges.har, appends the Markdown to a GitHub job
+ * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg, appends the Markdown to a GitHub job
  * summary. Redaction is the last step before each byte is written, after every format's own
  * escaping. Returns the paths written and one line per file that could not be.
  */
@@ -36,6 +37,7 @@ export function writeReports(dir: string, report: RunReport, redactor: Redactor)
   write(join(dir, 'conformance.md'), () => renderMarkdown(report));
   write(join(dir, 'conformance.html'), () => renderHtml(report));
   write(join(dir, 'exchanges.har'), () => renderHar(report));
+  write(join(dir, 'badge.svg'), () => renderBadge(report));
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
   return { files, problems };

@@ -3,6 +3,8 @@ import type { Outcome, RunOutcomes } from './model.ts';
 import type { ClientStats } from '../http/client.ts';
 import { emptyCounts, type CleanupReport, type RunReport } from './model.ts';
 import { verdictOf } from './verdict.ts';
+import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
+import { RULES } from '../rules.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
@@ -18,6 +20,17 @@ export interface RunInfo {
   readonly interrupted: boolean;
   readonly cleanup: CleanupReport;
   readonly baseline?: { file: string; ids: ReadonlySet<string> };
+  /** --implementation; absent: the base URL's host. */
+  readonly implementation?: string;
+}
+
+/** The base URL's host (with its port): the label of an implementation nobody named. */
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host || baseUrl;
+  } catch {
+    return baseUrl;
+  }
 }
 
 /** The report document of a run. */
@@ -30,6 +43,10 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
   return {
     suite: 'widget-conformance',
     suiteVersion: info.suiteVersion,
+    interfaceVersion: INTERFACE_VERSION,
+    catalogue: { hash: catalogueHash(RULES), rules: RULES.length },
+    implementation: info.implementation ?? hostOf(info.baseUrl),
+    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)),
     target: info.target,
     baseUrl: info.baseUrl,
     startedAt: info.startedAt.toISOString(),

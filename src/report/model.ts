@@ -83,6 +83,14 @@ export type Counts = Record<Outcome, number>;
 export interface RunReport {
   readonly suite: 'widget-conformance';
   readonly suiteVersion: string;
+  /** The Widget Service interface version checked (report/catalogue-hash.ts). */
+  readonly interfaceVersion: string;
+  /** The rule catalogue the run judged by: its fingerprint and size, so runs can be compared. */
+  readonly catalogue: { readonly hash: string; readonly rules: number };
+  /** What was tested, as NAME@VERSION (--implementation; default the base URL's host). */
+  readonly implementation: string;
+  /** Not every rule of the catalogue was run (--only): absent rules were not checked, not passed. */
+  readonly partial: boolean;
   /** "embedded reference server" or the base URL. */
   readonly target: string;
   readonly baseUrl: string;
