@@ -9,6 +9,7 @@
 import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
+import { bySection } from './sections.ts';
 import { gatePassedNote } from './verdict.ts';
 
 /** Escapes text for HTML element content and attribute values. */
@@ -116,29 +117,6 @@ function why(report: RunReport): string {
   if (warned.length) parts.push(`SHOULD warning${warned.length === 1 ? '' : 's'}: ${link(warned)}`);
   if (parts.length === 0) parts.push(`all ${report.rules.length} rules passed`);
   return parts.join(' · ');
-}
-
-/** The first spec section a rule cites (§4.2, §5, …). */
-function sectionOf(rule: RuleReport): string {
-  return /§[\d.]+/.exec(rule.section)?.[0] ?? rule.section;
-}
-
-/** Orders "§4.10" after "§4.9", and anything that is not a section number last. */
-function compareSections(a: string, b: string): number {
-  const nums = (s: string): number[] => (/^§[\d.]+$/.test(s) ? s.slice(1).split('.').filter(Boolean).map(Number) : [Number.POSITIVE_INFINITY]);
-  const [x, y] = [nums(a), nums(b)];
-  for (let i = 0; i < Math.max(x.length, y.length); i += 1) {
-    const d = (x[i] ?? -1) - (y[i] ?? -1);
-    if (d !== 0) return d;
-  }
-  return a.localeCompare(b);
-}
-
-/** The rules grouped by the first spec section they cite, sections in spec order, rules in catalogue order. */
-function bySection(rules: readonly RuleReport[]): Array<[string, RuleReport[]]> {
-  const groups = new Map<string, RuleReport[]>();
-  for (const r of rules) groups.set(sectionOf(r), [...(groups.get(sectionOf(r)) ?? []), r]);
-  return [...groups].sort(([a], [b]) => compareSections(a, b));
 }
 
 function grid(report: RunReport): string {
