@@ -57,7 +57,7 @@ export interface MatrixRow {
   /** False for a rule only another catalogue has. */
   readonly inCatalogue: boolean;
   readonly cells: readonly MatrixCell[];
-  /** How many times the outcome changed between runs of one implementation; 2 or more is a flip back and forth. */
+  /** How many times (absent runs left out) the outcome changed between runs of one implementation; 2 or more is a flip back and forth. */
   readonly changes: number;
 }
 
@@ -186,6 +186,10 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
     for (let p = c - 1; p >= 0; p -= 1) if (group[p] === group[c]) return p;
     return undefined;
   });
+  const checkedBefore = (c: number, checked: (q: number) => boolean): number | undefined => {
+    for (let q = c - 1; q >= 0; q -= 1) if (group[q] === group[c] && checked(q)) return q;
+    return undefined;
+  };
   const byId = reports.map((r) => new Map<string, RuleReport>(r.rules.map((rule) => [rule.id, rule])));
   const changes: Change[] = [];
   const rows: MatrixRow[] = ruleList(reports).map((rule) => {
@@ -193,7 +197,9 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
     let count = 0;
     const cells = inputs.map((input, c): MatrixCell => {
       const outcome = outcomes[c]!;
-      const p = previous[c];
+      // Against the latest earlier run of the implementation that checked the rule: a run that
+      // did not check it (absent) neither changes it nor hides a change across it.
+      const p = outcome === ABSENT ? undefined : checkedBefore(c, (q) => outcomes[q] !== ABSENT);
       const from = p === undefined ? undefined : outcomes[p]!;
       const change = p !== undefined && from !== undefined && from !== outcome ? { kind: changeKind(from, outcome), rule: rule.id, column: c, previous: p, from, to: outcome } : undefined;
       if (change) {
