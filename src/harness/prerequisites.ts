@@ -67,7 +67,9 @@ export function requireSameWidget(t: RuleContext, api: WidgetApi, mine: Json, sh
   requireDistinctId(t, api, String(mine.id));
   if (shown === null || typeof shown !== 'object') return;
   const other = shown as Json;
-  const another = other.id === mine.id && other.name !== mine.name && carriesMarker(other, t.settings.marker);
+  // Another widget of this run: it carries the run marker, and none of its marked fields is one of `mine`'s (each marked text is unique to one widget).
+  const marked = (w: Json): unknown[] => [w.name, w.description].filter((v) => typeof v === 'string' && v.includes(t.settings.marker));
+  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && !marked(other).some((v) => marked(mine).includes(v));
   prerequisite(t, 'CRUD-3', !another, () => ({
     expected: `the widget created as ${preview(mine.name)} at the id ${preview(mine.id)}`,
     received: `another widget this run created at that id (name ${preview(other.name)}): the id was given to two widgets`,
