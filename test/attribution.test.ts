@@ -13,6 +13,9 @@ import { explain, type ConformanceReport } from './support/suite-runner.ts';
 /** Few property runs: enough for the faults to show in PROP-3's sequences, fast on a shared machine. */
 const PROPERTY_RUNS = '15';
 
+/** A whole run, property rules included, on a machine shared with other runs. */
+const RUN_TIMEOUT_MS = 400_000;
+
 type RuleReport = ConformanceReport['rules'][number];
 
 /** Every message a rule's tests carry: failures, errors and warnings. */
@@ -55,6 +58,6 @@ describe.concurrent('blame', () => {
         for (const m of messages) expect(m, `${id} names the difference`).toContain(text);
       }
       expect(run.exitCode, why).toBe(1);
-    });
+    }, RUN_TIMEOUT_MS);
   }
 });
