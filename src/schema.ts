@@ -119,6 +119,17 @@ function valueAt(root: unknown, pointer: string): unknown {
   return node;
 }
 
+/**
+ * A page with its items left out (`data` an empty array when it is an array): the page's own
+ * fields. Whether each Widget in `data` matches the Widget schema is FMT-3's question, so a
+ * Widget fault (an id sent as a number) does not also fail every pagination rule.
+ */
+export function pageEnvelope(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const page = value as Record<string, unknown>;
+  return Array.isArray(page.data) ? { ...page, data: [] } : page;
+}
+
 /** Characters of a preview before it is cut. */
 export const PREVIEW_CHARS = 200;
 /**

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AuthOverride, WidgetApi } from '../src/client/api.ts';
-import { createOrFail, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { createOrFail, describeDifferences, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { preview } from '../src/schema.ts';
@@ -117,9 +118,12 @@ for (const bad of BAD_CREDENTIALS) {
     const body = (r: ApiResponse): Json | undefined => (r.status >= 200 && r.status < 300 ? (r.json as Json | undefined) : undefined);
     const [was, is] = [body(before), body(after)];
     const changed = was && is ? differingFields(was, is) : [];
-    t.check(!(res.status >= 200 && res.status < 300) && (was === undefined || (is !== undefined && changed.length === 0)), () => ({
+    const refused = !(res.status >= 200 && res.status < 300);
+    // A refused delete with the widget gone or changed is evidence only while the id names one widget (CRUD-3).
+    if (refused && was !== undefined && (is === undefined || changed.length > 0)) requireSameWidget(t, t.api, widget, after.json);
+    t.check(refused && (was === undefined || (is !== undefined && changed.length === 0)), () => ({
       expected: `a non-2xx answer, and the owner still retrieves widget ${preview(widget.id)} as before`,
-      received: `the delete answered ${res.status}; the owner's retrieve then answered ${after.status}${is && changed.length ? ` with ${changed.map((k) => `${k} ${preview(is[k])}`).join(', ')}` : ''}`,
+      received: `the delete answered ${res.status}; the owner's retrieve then answered ${after.status}${was && is && changed.length ? `, changed: ${describeDifferences(was, is, 'before', 'after', changed)}` : ''}`,
       exchanges: [res.exchange, after.exchange],
     }));
   });

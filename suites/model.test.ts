@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import type { WidgetApi } from '../src/client/api.ts';
 import { UnprovenDeleteError } from '../src/errors.ts';
 import { describeString, ordinaryName } from '../src/harness/arbitraries.ts';
-import { differingFields, expectErrorObject, jsonObject, type Json } from '../src/harness/checks.ts';
+import { createdWidget, describeDifferences, differingFields, expectErrorObject, type Json } from '../src/harness/checks.ts';
+import { dependsOn, prerequisite, requireDistinctId, requireFaithfulRetrieve, requireSameWidget, unfaithfulRetrieveFields, widgetOf } from '../src/harness/prerequisites.ts';
 import { checkProperty } from '../src/harness/property.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
@@ -54,10 +55,21 @@ class Create implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real): Promise<void> {
     const description = r.t.name();
     const res = await r.apis[this.who].create({ name: this.name, description });
-    r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: 'a 2xx for a create of ordinary input', received: `${res.status}`, exchanges: [res.exchange] }));
-    const widget = jsonObject(r.t, res, 'the created Widget');
-    const id = asText(widget.id);
+    // A create at fault (refused, no string id) is CRUD-1's or FMT-3's to report: this sequence cannot go on.
+    const widget = createdWidget(r.t, res, 'a create of ordinary input');
+    const id = widget.id;
     const [issued, deleted] = [m.issued[this.who], m.deletedAnywhere[this.who]];
+    // An id given to two widgets is CRUD-3's fault; a deleted id given again is DEL-2's.
+    prerequisite(r.t, 'CRUD-3', !issued.has(id) || deleted.has(id), () => ({
+      expected: `a new widget with an id never issued before in the ${this.who} account`,
+      received: `id ${preview(id)}, which belongs to a live widget`,
+      exchanges: [res.exchange],
+    }));
+    prerequisite(r.t, 'DEL-2', !deleted.has(id), () => ({
+      expected: `a new widget with an id never issued before in the ${this.who} account`,
+      received: `id ${preview(id)}, which belonged to a widget deleted earlier`,
+      exchanges: [res.exchange],
+    }));
     r.t.check(!issued.has(id) && !deleted.has(id), () => ({
       expected: `a new widget with an id never issued before in the ${this.who} account`,
       received: `id ${preview(id)}, which ${deleted.has(id) ? 'belonged to a widget deleted earlier' : 'belongs to a live widget'}`,
@@ -81,11 +93,14 @@ class Retrieve implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real): Promise<void> {
     const want = pick([...m.live[this.who].values()], this.index);
     const res = await r.apis[this.who].retrieve(asText(want.id));
-    const got = res.status >= 200 && res.status < 300 ? (res.json as Json | undefined) : undefined;
+    const got = widgetOf(res);
     const differing = got ? differingFields(want, got) : [];
+    // Another widget at the id (CRUD-3), or a retrieve that changes every widget (CRUD-4), is not this sequence's finding.
+    if (!got || differing.length > 0) requireSameWidget(r.t, r.apis[this.who], want, got);
+    if (got) await requireFaithfulRetrieve(r.t, r.apis[this.who], want, got, differing);
     r.t.check(got !== undefined && differing.length === 0, () => ({
       expected: `the live widget ${preview(want.id)} as created`,
-      received: got ? `it with ${differing.map((k) => `${k} ${preview(got[k])}`).join(', ')}` : `status ${res.status}`,
+      received: got ? `it differs: ${describeDifferences(want, got, 'created', 'retrieved', differing)}` : `status ${res.status}`,
       exchanges: [res.exchange],
     }));
   }
@@ -97,7 +112,7 @@ class Delete implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>): boolean => m.live[this.who].size > 0;
   async run(m: Model, r: Real): Promise<void> {
     const id = pick([...m.live[this.who].keys()], this.index);
-    const res = await r.apis[this.who].remove(id);
+    const res = await removeOrExplain(r, this.who, id);
     r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: `a 2xx for the owner's delete of its live widget ${preview(id)}`, received: `${res.status}`, exchanges: [res.exchange] }));
     m.live[this.who].delete(id);
     m.deleted[this.who].push(id);
@@ -130,6 +145,10 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
       .map((w) => asText(w.id));
     const missing = [...own.keys()].filter((id) => !walk.widgets.has(id));
     const altered = [...own.values()].filter((w) => walk.widgets.has(asText(w.id)) && walk.widgets.get(asText(w.id))!.name !== w.name);
+    // A live widget missing, or listed as another widget of this run, is an id given twice (CRUD-3), when it was.
+    for (const id of missing) requireDistinctId(r.t, r.apis[this.who], id);
+    for (const w of altered) requireSameWidget(r.t, r.apis[this.who], w, walk.widgets.get(asText(w.id)));
+    for (const id of unexpected) requireDistinctId(r.t, r.apis[this.who], id);
     r.t.check(unexpected.length === 0 && missing.length === 0 && altered.length === 0, () => ({
       expected: `the ${this.who} account's list to show exactly its ${own.size} live widget(s) of this sequence`,
       received: [
@@ -172,15 +191,43 @@ class CrossDelete implements fc.AsyncCommand<Model, Real> {
       if (error instanceof UnprovenDeleteError) return;
       throw error;
     }
-    const after = await r.apis[this.owner].retrieve(asText(want.id));
-    const got = after.status >= 200 && after.status < 300 ? (after.json as Json | undefined) : undefined;
-    r.t.check(got !== undefined && differingFields(want, got).length === 0, () => ({
+    const owner = r.apis[this.owner];
+    const after = await owner.retrieve(asText(want.id));
+    const got = widgetOf(after);
+    const differing = got ? differingFields(want, got) : [];
+    // Gone or changed is the other account's doing only while the id names one widget (CRUD-3) and retrieve is faithful (CRUD-4).
+    if (!got || differing.length > 0) requireSameWidget(r.t, owner, want, got);
+    if (got) await requireFaithfulRetrieve(r.t, owner, want, got, differing);
+    r.t.check(got !== undefined && differing.length === 0, () => ({
       expected: `the ${this.owner} account's widget ${preview(want.id)} unchanged after the ${other(this.owner)} account's delete`,
-      received: `the delete answered ${del.status}; the owner's retrieve then answered ${after.status}`,
+      received: `the delete answered ${del.status}; the owner's retrieve then answered ${after.status}${got ? `, changed: ${describeDifferences(want, got, 'created', 'retrieved', differing)}` : ''}`,
       exchanges: [del.exchange, after.exchange],
     }));
   }
   toString = (): string => `crossDelete(${other(this.owner)} → ${this.owner} #${this.index})`;
+}
+
+/** Swallows only UnprovenDeleteError: the final sweep deletes what a cleanup could not prove. */
+function leaveUnproven(error: unknown): undefined {
+  if (error instanceof UnprovenDeleteError) return undefined;
+  throw error;
+}
+
+/**
+ * The owner's delete of its live widget. When the suite cannot prove the widget its own because
+ * a retrieve drops the field that carries the marker, that is CRUD-4's fault: inconclusive.
+ */
+async function removeOrExplain(r: Real, who: Who, id: string): Promise<ApiResponse> {
+  try {
+    return await r.apis[who].remove(id);
+  } catch (error) {
+    if (!(error instanceof UnprovenDeleteError)) throw error;
+    const unfaithful = await unfaithfulRetrieveFields(r.t, r.apis[who]);
+    if (unfaithful?.some((f) => f === 'name' || f === 'description')) {
+      dependsOn(r.t, 'CRUD-4', { expected: 'a retrieve that shows the widget as created, run marker included', received: `a retrieve that changes ${unfaithful.join(', ')}, so the widget ${preview(id)} could not be proved the suite's own before its delete` });
+    }
+    throw error;
+  }
 }
 
 function commandsFor(accounts: readonly Who[], cross: boolean): Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> {
@@ -216,7 +263,8 @@ rule('PROP-3', 'random sequences of create, retrieve, list and delete agree with
       for (const w of accounts) await new ListWalk(w).run(model, real);
     } finally {
       // Each sequence starts from nothing of its own: delete what it left.
-      await Promise.all(accounts.flatMap((w) => [...model.live[w].keys()].map((id) => apis[w].remove(id))));
+      // A widget the suite cannot prove its own now is left to the run's final sweep, which finds it by its marker in the list.
+      await Promise.all(accounts.flatMap((w) => [...model.live[w].keys()].map((id) => apis[w].remove(id).catch(leaveUnproven))));
     }
   });
 });

@@ -27,6 +27,8 @@ export interface Claim {
   deleted: boolean;
   /** Why it could not be deleted, when an attempt failed. */
   problem?: string;
+  /** How many creates in this account answered with this id: more than one means ids repeat (CRUD-3). */
+  creates: number;
 }
 
 /** A widget the run could not delete (or could not prove its own), for the reports. */
@@ -82,10 +84,11 @@ export class Ownership {
       // A second create answered with the same id: whatever was deleted before, this one is live,
       // and what the server showed at the id before proves nothing about it.
       existing.deleted = false;
+      existing.creates += 1;
       delete existing.sighting;
       return existing;
     }
-    const claim: Claim = { account, id, deleted: false };
+    const claim: Claim = { account, id, deleted: false, creates: 1 };
     claims.set(id, claim);
     return claim;
   }
@@ -110,6 +113,11 @@ export class Ownership {
   /** True when the latest sighting of the id in the account carries the marker. */
   proven(account: string, id: string): boolean {
     return this.get(account, id)?.sighting === 'marked';
+  }
+
+  /** How many creates in the account answered with this id (0 when none did). */
+  creates(account: string, id: string): number {
+    return this.get(account, id)?.creates ?? 0;
   }
 
   /** The accounts holding a claim on the id. */

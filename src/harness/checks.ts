@@ -6,8 +6,9 @@ import type { WidgetApi } from '../client/api.ts';
 import { UnprovenDeleteError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
+import { formatIssues, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
 import type { RuleContext } from './rule.ts';
+import { prerequisite } from './prerequisites.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
 
 export type Json = Record<string, unknown>;
@@ -92,15 +93,28 @@ export function expectErrorObject(t: RuleContext, res: ApiResponse, action: stri
 }
 
 /**
- * The Widget of a successful create: 2xx and a JSON object with a usable id. Used as a
- * test's setup, so a failure says the test could not get as far as its own rule.
+ * The Widget of a successful create: 2xx and a JSON object with a usable id. Used as a test's
+ * setup: when the create itself is at fault, the test cannot get as far as its own rule, so it
+ * is inconclusive naming the rule the create breaks (CRUD-1 for a refused create, FMT-1 for a
+ * body that is not JSON, FMT-3 for a Widget without a non-empty string id), and fails only
+ * when it is that rule's own test.
  */
 export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a create with a valid name'): Json & { id: string } {
-  expect2xx(t, res, action);
-  const body = jsonObject(t, res, `the created Widget of ${action}`);
-  t.check(typeof body.id === 'string' && body.id !== '', () => ({
-    expected: `the created Widget of ${action} with a non-empty string id`,
-    received: `id ${preview(body.id)}`,
+  prerequisite(t, 'CRUD-1', res.status >= 200 && res.status < 300, () => ({
+    expected: `a 2xx status for ${action}`,
+    received: `${res.status}`,
+    exchanges: [res.exchange],
+  }));
+  prerequisite(t, 'FMT-1', res.jsonError === undefined, () => ({
+    expected: `the created Widget of ${action} as a JSON body`,
+    received: res.jsonError ?? '',
+    exchanges: [res.exchange],
+  }));
+  const body = res.json as Json;
+  const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
+  prerequisite(t, 'FMT-3', isObject && typeof body.id === 'string' && body.id !== '', () => ({
+    expected: `the created Widget of ${action} with a non-empty string id (the Widget schema)`,
+    received: isObject ? `id ${preview(body.id)} (${body.id === null ? 'null' : typeof body.id})` : preview(body),
     exchanges: [res.exchange],
   }));
   return body as Json & { id: string };
@@ -136,31 +150,7 @@ export async function expectNotListed(
   requireComplete(walk, `confirm that ${expected}`);
 }
 
-/** The Widget fields a retrieve must give back as they were created. */
-export const WIDGET_FIELDS = ['id', 'name', 'description', 'created_at'] as const;
-
-/** Same instant for RFC 3339 strings in any notation; plain equality otherwise. */
-export function sameInstant(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'string' || typeof b !== 'string') return a === b;
-  const ta = parseRfc3339(a);
-  const tb = parseRfc3339(b);
-  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
-}
-
-/**
- * Same description: an empty description and none are one and the same (the field is
- * optional in responses), whichever a server chooses to send; any other difference counts.
- */
-export function sameDescription(a: unknown, b: unknown): boolean {
-  return (a === undefined || a === '') && (b === undefined || b === '') ? true : a === b;
-}
-
-/** The Widget fields in which `got` differs from `want` (created_at compared as an instant). */
-export function differingFields(want: Json, got: Json): Array<(typeof WIDGET_FIELDS)[number]> {
-  return WIDGET_FIELDS.filter((k) =>
-    k === 'created_at' ? !sameInstant(got[k], want[k]) : k === 'description' ? !sameDescription(got[k], want[k]) : got[k] !== want[k],
-  );
-}
+export { describeDifferences, differingFields, sameDescription, sameInstant, WIDGET_FIELDS } from './differ.ts';
 
 /**
  * A delete with another account's credentials, or a skip when the suite cannot prove it touches

@@ -1,0 +1,46 @@
+/**
+ * Field-by-field differences between two Widgets, for failure messages: "description: created
+ * "blue", retrieved nothing (undefined)". Pure: the comparisons are the ones the checks judge
+ * by (created_at as an instant, an empty and an absent description as one).
+ */
+import { parseRfc3339, preview } from '../schema.ts';
+
+/** The Widget fields a retrieve must give back as they were created. */
+export const WIDGET_FIELDS = ['id', 'name', 'description', 'created_at'] as const;
+export type WidgetField = (typeof WIDGET_FIELDS)[number];
+
+/** Same instant for RFC 3339 strings in any notation; plain equality otherwise. */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return a === b;
+  const ta = parseRfc3339(a);
+  const tb = parseRfc3339(b);
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+}
+
+/**
+ * Same description: an empty description and none are one and the same (the field is
+ * optional in responses), whichever a server chooses to send; any other difference counts.
+ */
+export function sameDescription(a: unknown, b: unknown): boolean {
+  return (a === undefined || a === '') && (b === undefined || b === '') ? true : a === b;
+}
+
+/** True when the field holds the same value in both, by the rule's comparison for that field. */
+export function sameField(field: WidgetField, a: unknown, b: unknown): boolean {
+  return field === 'created_at' ? sameInstant(a, b) : field === 'description' ? sameDescription(a, b) : a === b;
+}
+
+type Fields = Readonly<Record<string, unknown>>;
+
+/** The Widget fields in which `got` differs from `want`. */
+export function differingFields(want: Fields, got: Fields): WidgetField[] {
+  return WIDGET_FIELDS.filter((k) => !sameField(k, want[k], got[k]));
+}
+
+/**
+ * One line per differing field: `description: created "blue", retrieved nothing (undefined)`.
+ * `wantLabel` and `gotLabel` say where each value came from; empty when nothing differs.
+ */
+export function describeDifferences(want: Fields, got: Fields, wantLabel: string, gotLabel: string, fields: readonly WidgetField[] = differingFields(want, got)): string {
+  return fields.map((k) => `${k}: ${wantLabel} ${preview(want[k])}, ${gotLabel} ${preview(got[k])}`).join('; ');
+}

@@ -1,0 +1,121 @@
+/**
+ * What a check depends on, established before it judges its own rule: creates that return a
+ * usable id, ids that are not given to two widgets, a retrieve that returns what create
+ * returned. When one is broken, the check is inconclusive and names the rule that explains it
+ * ("depends on CRUD-3"), instead of failing a rule the fault does not break (issue 11).
+ */
+import type { WidgetApi } from '../client/api.ts';
+import { InconclusiveError } from '../errors.ts';
+import type { ApiResponse } from '../http/client.ts';
+import { preview } from '../schema.ts';
+import { describeDifferences, differingFields, type WidgetField } from './differ.ts';
+import type { FailureDetail } from './failure.ts';
+import { carriesMarker } from './marker.ts';
+import type { RuleContext } from './rule.ts';
+
+type Json = Record<string, unknown>;
+
+/** The text of an inconclusive check: which rule it depends on, and the evidence. */
+export function dependsOnText(ruleId: string, expected: string, received: string): string {
+  return `no verdict: this check depends on ${ruleId}, which this server breaks: expected ${expected}; received ${received}`;
+}
+
+/**
+ * Holds, or ends the check: inconclusive naming `ruleId` — unless the calling rule is that rule,
+ * which then fails with the same detail (a rule never depends on itself).
+ */
+export function prerequisite(t: RuleContext, ruleId: string, holds: boolean, detail: () => FailureDetail): void {
+  if (holds) return;
+  const d = detail();
+  if (t.rule.id === ruleId) t.fail(d);
+  throw new InconclusiveError(t.api.http.redactor.text(dependsOnText(ruleId, d.expected, d.received)), [ruleId]);
+}
+
+/** Ends the check as inconclusive naming `ruleId` (never a failure of the calling rule unless it is that rule). */
+export function dependsOn(t: RuleContext, ruleId: string, detail: FailureDetail): never {
+  prerequisite(t, ruleId, false, () => detail);
+  throw new Error('unreachable');
+}
+
+/**
+ * Inconclusive on CRUD-3 when the account's id was answered by more than one create in this
+ * run: what the check sees at the id may be the other widget (ids that repeat across accounts
+ * only are no such evidence: ids may be unique per account).
+ */
+export function requireDistinctId(t: RuleContext, api: WidgetApi, id: string): void {
+  const creates = api.ownership.creates(api.account, id);
+  prerequisite(t, 'CRUD-3', creates <= 1, () => ({
+    expected: `a distinct id for every widget created in the ${api.account} account`,
+    received: `${creates} creates in this run answered with the id ${preview(id)}, so what is seen at it may be another widget`,
+  }));
+}
+
+/** Inconclusive on CRUD-3 when creates of this check answered with the same id twice. */
+export function requireDistinctIds(t: RuleContext, ids: readonly string[]): void {
+  const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  prerequisite(t, 'CRUD-3', repeated.length === 0, () => ({
+    expected: `${ids.length} distinct ids from ${ids.length} creates`,
+    received: `ids ${preview(ids)}; repeated: ${preview(repeated)}`,
+  }));
+}
+
+/**
+ * Inconclusive on CRUD-3 when a widget shown at `mine`'s id is another widget this run created
+ * (it carries the run marker, under another name): the id was given to two widgets.
+ */
+export function requireSameWidget(t: RuleContext, api: WidgetApi, mine: Json, shown: unknown): void {
+  requireDistinctId(t, api, String(mine.id));
+  if (shown === null || typeof shown !== 'object') return;
+  const other = shown as Json;
+  // Another widget of this run: it carries the run marker, and none of its marked fields is one of `mine`'s (each marked text is unique to one widget).
+  const marked = (w: Json): unknown[] => [w.name, w.description].filter((v) => typeof v === 'string' && v.includes(t.settings.marker));
+  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && !marked(other).some((v) => marked(mine).includes(v));
+  prerequisite(t, 'CRUD-3', !another, () => ({
+    expected: `the widget created as ${preview(mine.name)} at the id ${preview(mine.id)}`,
+    received: `another widget this run created at that id (name ${preview(other.name)}): the id was given to two widgets`,
+  }));
+}
+
+/** The body of a 2xx answer as a JSON object, or undefined. */
+export function widgetOf(res: Pick<ApiResponse, 'status' | 'json'>): Json | undefined {
+  const body = res.status >= 200 && res.status < 300 ? res.json : undefined;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Json) : undefined;
+}
+
+/** Probe results per account: the fields in which a retrieve of an ordinary widget differs from its create. */
+const probes = new WeakMap<WidgetApi, Promise<WidgetField[] | undefined>>();
+
+/**
+ * The Widget fields that a retrieve of an ordinary widget (short printable name and
+ * description) does not return as create returned them: CRUD-4's question, asked once per
+ * account and run, for checks that must tell a CRUD-4 fault from their own. Undefined when the
+ * probe could not tell (its create or retrieve failed).
+ */
+export function unfaithfulRetrieveFields(t: RuleContext, api: WidgetApi): Promise<WidgetField[] | undefined> {
+  let probe = probes.get(api);
+  if (!probe) {
+    probe = (async () => {
+      const created = widgetOf(await api.create({ name: t.name(), description: 'retrieve probe' }));
+      if (!created || typeof created.id !== 'string' || created.id === '') return undefined;
+      const got = widgetOf(await api.retrieve(created.id));
+      await api.remove(created.id).catch(() => undefined);
+      return got ? differingFields(created, got) : undefined;
+    })();
+    probes.set(api, probe);
+  }
+  return probe;
+}
+
+/**
+ * Inconclusive on CRUD-4 when every field in which `got` (a retrieve) differs from `want` is
+ * one that a retrieve of an ordinary widget gets wrong too: the difference is CRUD-4's fault.
+ */
+export async function requireFaithfulRetrieve(t: RuleContext, api: WidgetApi, want: Json, got: Json, fields: readonly WidgetField[]): Promise<void> {
+  if (fields.length === 0) return;
+  const unfaithful = await unfaithfulRetrieveFields(t, api);
+  const explained = unfaithful !== undefined && fields.every((f) => unfaithful.includes(f));
+  prerequisite(t, 'CRUD-4', !explained, () => ({
+    expected: 'a retrieve that returns the widget as create returned it',
+    received: `${describeDifferences(want, got, 'created', 'retrieved', fields)}, as for any widget of the ${api.account} account`,
+  }));
+}

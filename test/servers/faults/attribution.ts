@@ -1,0 +1,134 @@
+/**
+ * Faults whose blame is easy to get wrong (issue 11): each breaks one rule, and its effects
+ * reach checks of other rules. test/attribution.test.ts holds the suite to blaming the rule the
+ * fault breaks, and to calling the checks it disturbs inconclusive, naming that rule.
+ */
+import type { IncomingMessage } from 'node:http';
+import { HttpError, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
+import type { StoredWidget, WidgetInput } from '../../../src/reference/store.ts';
+import { InspectableStore, QuietService, serve } from '../support.ts';
+import type { TestServer } from '../serve.ts';
+
+/** A store that files a widget under the id it is given; a second widget at an id replaces the first (an upsert: last write wins). */
+class UpsertStore extends InspectableStore {
+  put(account: string, input: WidgetInput, id: string): StoredWidget {
+    this.issuedIds.add(id);
+    const widget: StoredWidget = Object.freeze({
+      seq: this.nextSeq(),
+      id,
+      name: input.name,
+      ...(input.description === undefined ? {} : { description: input.description }),
+      created_at: this.now(),
+    });
+    let widgets = this.widgetsByAccount.get(account);
+    if (!widgets) this.widgetsByAccount.set(account, (widgets = new Map()));
+    // Deleted first so that the account's list stays in creation order: only the id is at fault.
+    widgets.delete(id);
+    widgets.set(id, widget);
+    return widget;
+  }
+}
+
+/**
+ * Ids from a counter read before the request body is awaited and written after it: creates in
+ * flight at the same time read the same value and get the same id (a read-modify-write race).
+ * `shared`: one counter for both accounts; otherwise one per account, so that ids also repeat
+ * across accounts all the time (which ids unique per account may do).
+ */
+function racyIds(counters: 'shared' | 'per-account'): TestServer {
+  const store = new UpsertStore();
+  return serve(new (class extends QuietService {
+    private readonly counts = new Map<string, number>();
+    protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+      if (!this.isJsonMediaType(req.headers['content-type'])) throw new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json.');
+      const key = counters === 'shared' ? '*' : account;
+      const next = (this.counts.get(key) ?? 0) + 1;
+      const input = this.validateCreate(this.parseJson(await this.readBody(req)));
+      // A database round trip between the read and the write: requests that arrived together all read the same value.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.counts.set(key, next);
+      const widget = store.put(account, input, `wgt_${next}`);
+      return { status: 201, headers: { Location: this.widgetPath(widget.id) }, body: this.toJson(widget) };
+    }
+  })({ store }));
+}
+
+/** Ids "1", "2", … from one sequence for both accounts (never reused), but sent as JSON numbers. */
+function numericIds(): TestServer {
+  let last = 0;
+  const store = new (class extends InspectableStore {
+    protected override randomId(): string {
+      last += 1;
+      return String(last);
+    }
+  })();
+  return serve(new (class extends QuietService {
+    protected override toJson(widget: StoredWidget): WidgetJson {
+      return { ...super.toJson(widget), id: Number(widget.id) as unknown as string };
+    }
+  })({ store }));
+}
+
+/** Drops the description from every retrieve answer (create and list keep it). */
+function retrieveDropsDescription(): TestServer {
+  return serve(new (class extends QuietService {
+    protected override retrieve(account: string, id: string): Reply {
+      const reply = super.retrieve(account, id);
+      const { description: _dropped, ...rest } = reply.body as WidgetJson;
+      return { ...reply, body: rest };
+    }
+  })());
+}
+
+export interface AttributionCase {
+  readonly name: string;
+  readonly description: string;
+  make(): TestServer;
+  /** The rules the fault breaks: exactly these fail (or warn, for SHOULD rules). */
+  readonly fails: readonly string[];
+  /**
+   * Rules that may also fail, because whether the fault shows in their checks depends on timing
+   * (a race shows only when requests overlap); never a rule the fault does not break.
+   */
+  readonly mayFail?: readonly string[];
+  /** The rule that explains every inconclusive check. */
+  readonly explainedBy: string;
+  /** Rules that must end inconclusive (or may, when listed in mayBeInconclusive), naming `explainedBy`. */
+  readonly inconclusive?: readonly string[];
+  readonly mayBeInconclusive?: readonly string[];
+  /** Text every failure message of the listed rules must contain: the difference, named. */
+  readonly names?: Readonly<Record<string, string>>;
+}
+
+export const ATTRIBUTION_FAULTS: readonly AttributionCase[] = [
+  {
+    name: 'id-race-shared-counter',
+    description: 'reads a counter shared by both accounts before awaiting the body: concurrent creates get the same id, the last write wins',
+    make: () => racyIds('shared'),
+    fails: ['CRUD-3'],
+    explainedBy: 'CRUD-3',
+  },
+  {
+    name: 'id-race-per-account-counters',
+    description: 'one counter per account read before awaiting the body: ids repeat across accounts, and concurrent creates in one account get the same id',
+    make: () => racyIds('per-account'),
+    fails: ['CRUD-3'],
+    explainedBy: 'CRUD-3',
+  },
+  {
+    name: 'numeric-ids',
+    description: 'sends ids as JSON numbers (1, 2, …) instead of strings',
+    make: numericIds,
+    fails: ['FMT-3'],
+    explainedBy: 'FMT-3',
+    names: { 'FMT-3': '/id' },
+  },
+  {
+    name: 'retrieve-drops-description',
+    description: 'leaves the description out of every retrieve answer',
+    make: retrieveDropsDescription,
+    fails: ['CRUD-4'],
+    explainedBy: 'CRUD-4',
+    names: { 'CRUD-4': 'description' },
+  },
+];
