@@ -16,6 +16,7 @@ export interface ProbeAnswer {
   readonly json: unknown;
 }
 
+/** 'listed' includes a 2xx that the rules will find wrong: it is the API answering. */
 export type ProbeKind = 'listed' | 'refused' | 'not-found' | 'redirect' | 'not-json' | 'server-error' | 'for-the-rules';
 
 /** How the probe reads one answer to GET {base}/widgets with the account's token. */
@@ -26,9 +27,17 @@ export function classify(answer: ProbeAnswer): ProbeKind {
   if (status >= 300 && status < 400 && status !== 304) return 'redirect';
   if (status === 404) return 'not-found';
   if (status >= 500) return 'server-error';
-  // Whatever the Content-Type says (charset, problem+json, even text/plain): a body that parses is JSON enough to run the rules on.
-  if (status >= 200 && status < 300) return answer.json === undefined ? 'not-json' : 'listed';
+  // A body that parses is JSON enough to run the rules on, whatever its Content-Type (FMT-1 judges
+  // that). One that does not parse is a setup problem only when it does not claim to be JSON
+  // either (a web page, a proxy's text): broken JSON sent as JSON is the API's fault, for FMT-1.
+  if (status >= 200 && status < 300) return answer.json !== undefined || claimsJson(answer.headers) ? 'listed' : 'not-json';
   return 'for-the-rules';
+}
+
+/** True when the Content-Type is a JSON media type (application/json, any +json), with any parameters. */
+function claimsJson(headers: Readonly<Record<string, string>>): boolean {
+  const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[^/]+\+json$/.test(type);
 }
 
 /** Longest excerpt of a body or a Location shown in a message. */

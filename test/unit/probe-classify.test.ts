@@ -23,6 +23,10 @@ describe('probe: what an answer to GET /widgets means', () => {
     ['304 is left to the rules', answer(304, undefined), 'for-the-rules'],
     ['404 is a missing path', answer(404, { code: 'not_found', message: 'no' }), 'not-found'],
     ['an HTML 200 is not JSON', answer(200, undefined, { 'content-type': 'text/html' }), 'not-json'],
+    ['a 200 that is not JSON, without Content-Type, is not JSON', answer(200, undefined), 'not-json'],
+    // The API answering, badly: FMT-1 fails it (test/servers/hostile.ts "invalid-json").
+    ['broken JSON sent as application/json is left to the rules', answer(200, undefined, { 'content-type': 'application/json; charset=utf-8' }), 'listed'],
+    ['broken JSON sent as application/vnd.api+json is left to the rules', answer(200, undefined, { 'content-type': 'application/vnd.api+json' }), 'listed'],
     ['503 is a server error', answer(503, undefined), 'server-error'],
     ['500 with an Error object is a server error', answer(500, { code: 'x', message: 'y' }), 'server-error'],
     ['400 is left to the rules', answer(400, { code: 'x', message: 'y' }), 'for-the-rules'],
