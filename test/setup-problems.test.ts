@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startServer, type RequestHandler, type RunningServer } from '../src/reference/server.ts';
-import { TOKENS } from './servers/support.ts';
 import * as setup from './servers/setup.ts';
+import { TOKENS } from './servers/setup.ts';
 import { explain, outcomesOf, runSuite, type SuiteRun } from './support/suite-runner.ts';
 
 /** Runs the suite against `handler` at the base URL `base` picks, with both accounts' tokens. */

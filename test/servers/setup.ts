@@ -4,9 +4,17 @@
  * look odd but are conformant, which the probe must let through. Each serves on loopback.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_TOKENS } from '../../src/reference/service.ts';
+import { DEFAULT_TOKENS, ReferenceService } from '../../src/reference/service.ts';
 import type { RequestHandler } from '../../src/reference/server.ts';
-import { QuietService, TOKENS } from './support.ts';
+
+// Not from support.ts: that module reaches the suite runner, and the probe's unit tests (no child process) use these servers.
+/** The reference's tokens: the account under test first, then the second account. */
+export const TOKENS = Object.keys(DEFAULT_TOKENS) as [string, string];
+
+/** A reference service whose unexpected errors are not logged. */
+class QuietService extends ReferenceService {
+  protected override onUnexpectedError(): void {}
+}
 
 const handler = (handle: (req: IncomingMessage, res: ServerResponse) => void): RequestHandler => ({ handle });
 

@@ -10,8 +10,8 @@ import { Ownership } from '../../src/client/ownership.ts';
 import { RejectedTokenError, SetupProblemError, UnreachableError } from '../../src/errors.ts';
 import { HttpClient } from '../../src/http/client.ts';
 import { startServer, type RequestHandler, type RunningServer } from '../../src/reference/server.ts';
-import { TOKENS } from '../servers/support.ts';
 import * as setup from '../servers/setup.ts';
+import { TOKENS } from '../servers/setup.ts';
 
 const running: RunningServer[] = [];
 const clients: HttpClient[] = [];
