@@ -216,7 +216,10 @@ export class WidgetApi {
       if ((await this.checkToken(again, auth, request, renewed)) === 'accepted') return again;
       this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`);
     }
-    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}`);
+    // No renewal left: say so, or a run with a command would read as one without.
+    const renewals = this.source.renewals;
+    const spent = renewals === undefined ? '' : `, after the token command had renewed the token ${renewals} time(s), the most a run allows`;
+    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}${spent}`);
   }
 
   private tokenRejected(message: string): never {
