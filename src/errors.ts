@@ -78,6 +78,20 @@ export class RejectedTokenError extends SuiteError {
   }
 }
 
+/**
+ * The target's first answers show a setup the suite cannot test (a base URL without /v1, a
+ * redirect, a web page instead of the API, an outage), found before any test: exit 2 or 3.
+ */
+export class SetupProblemError extends SuiteError {
+  constructor(
+    message: string,
+    /** 2: the configuration points at the wrong thing; 3: the target cannot be tested now. */
+    readonly exitCode: 2 | 3,
+  ) {
+    super(message, 'ERR_SETUP');
+  }
+}
+
 /** An id the suite will not put in a path (see client/ownership.ts unsafeSegment): never sent, reported instead. */
 export class UnsafeIdError extends SuiteError {
   constructor(

@@ -20,13 +20,16 @@ export const EXIT_CODES: readonly ExitCode[] = [
     code: 2,
     meaning:
       'usage or configuration error (including a report directory or GITHUB_STEP_SUMMARY that cannot be written, ' +
-      'checked before the first request), the target refused the given token, or stopped accepting it during the run',
+      'checked before the first request); the target refused the given token, or stopped accepting it during the run ' +
+      '(one line naming the request; the tests after it are not run); or, checked once before any test, the base URL ' +
+      'is not the interface: GET /widgets answered 404 (the /v1 prefix missing?), a redirect (not followed), or a body ' +
+      'that is not JSON (a web page)',
   },
   {
     code: 3,
     meaning:
       'the suite could not run: the target could not be reached (checked once before any test: connection refused, ' +
-      'DNS, TLS, timeout), or suite errors during the run and no rule failed',
+      'DNS, TLS, timeout, or 5xx to every request: an outage), or suite errors during the run and no rule failed',
   },
   { code: 130, meaning: 'interrupted by SIGINT (after deleting what the run created)' },
   { code: 143, meaning: 'interrupted by SIGTERM (after deleting what the run created)' },

@@ -12,7 +12,7 @@ import { WidgetApi } from '../client/api.ts';
 import { readBaseline } from './baseline.ts';
 import { readCaFile } from './ca-file.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
-import { isSuiteError, RejectedTokenError } from '../errors.ts';
+import { isSuiteError, RejectedTokenError, SetupProblemError } from '../errors.ts';
 import { readHeld, renewedTokens, tokenRejected } from '../harness/handoff.ts';
 import { withCommandTokens } from './token-commands.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
@@ -166,7 +166,7 @@ async function main(): Promise<number> {
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);
-      return error instanceof RejectedTokenError ? 2 : 3;
+      return error instanceof RejectedTokenError ? 2 : error instanceof SetupProblemError ? error.exitCode : 3;
     }
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
 

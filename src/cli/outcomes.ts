@@ -23,6 +23,10 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
 }
 
 
+/** The code of TokenRejectedError (errors.ts), which survives vitest's serialisation of errors. */
+const TOKEN_REJECTED_CODE = 'ERR_TOKEN_REJECTED';
+export const TOKEN_REFUSED_REASON = 'not run: the target stopped accepting a token during the run (no verdict)';
+
 // When a rule has several tests, the worst outcome speaks for it.
 const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
 
@@ -41,7 +45,10 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
   const failures = errors.filter((e) => e.name === 'ConformanceFailure').map((e) => failureOf(e as { message: string; detail?: unknown }));
   const runs = annotations.find((a) => a.type === 'runs')?.message;
   let outcome: Outcome;
-  if (result.state === 'skipped' || result.state === 'pending') outcome = 'skip';
+  // A test stopped by a token the target refused mid-run ran into a setup problem (exit 2, said
+  // in one line): it says nothing of the server, so it is not run, neither failed nor errored.
+  const tokenRefused = result.state === 'failed' && errors.length > 0 && errors.every((e) => e.code === TOKEN_REJECTED_CODE);
+  if (result.state === 'skipped' || result.state === 'pending' || tokenRefused) outcome = 'skip';
   else if (result.state === 'failed') outcome = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure') ? 'fail' : 'error';
   else outcome = warnings.length > 0 ? 'warn' : 'pass';
   return {
@@ -53,7 +60,7 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
     failures,
     warnings,
     ...(runs ? { runs } : {}),
-    ...(outcome === 'skip' ? { skipReason: skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy)) } : {}),
+    ...(outcome === 'skip' ? { skipReason: tokenRefused ? TOKEN_REFUSED_REASON : (skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy))) } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
   };
 }

@@ -1,23 +1,103 @@
 /**
- * The reachability check made once before any test runs: a target that cannot be reached
- * is a suite error (exit 3), and a token the target refuses is a configuration error
- * (exit 2), never a page of conformance failures.
+ * The check made once before any test runs: a setup the suite cannot test ends the run in one
+ * line, never as a page of conformance failures. Unreachable, or 5xx to every request (an
+ * outage): exit 3. A refused token, a 404 for /widgets (the /v1 prefix missing?), a redirect,
+ * or a list that is not JSON (a web page): exit 2. What each answer means is probe-classify.ts.
  */
+import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../client/api.ts';
-import { RejectedTokenError, TokenRejectedError, UnreachableError } from '../errors.ts';
+import { isSuiteError, RejectedTokenError, SetupProblemError, TokenRejectedError, UnreachableError } from '../errors.ts';
+import type { ApiResponse } from '../http/client.ts';
+import { classify, describeBody, describeContentType, endsWithV1, showLocation, type ProbeAnswer } from './probe-classify.ts';
 
+/**
+ * Lists sent in all when the first answers 5xx: a server restarting or one bad instance behind
+ * a balancer answers the next one, and these go out at once (no sleep), so an outage costs
+ * the run a few requests, not a wait.
+ */
+export const PROBE_LIST_ATTEMPTS = 3;
 
-/** Lists one page with the account's token; throws UnreachableError or RejectedTokenError. */
+/** Lists one page with the account's token; throws a SuiteError naming the setup problem, if any. */
 export async function probe(api: WidgetApi, tokenSource: string): Promise<void> {
-  let status: number;
+  const list = api.http.url('/widgets');
+  const refused = (status: number): RejectedTokenError =>
+    new RejectedTokenError(`the target refused ${tokenSource} (GET /widgets answered ${status}): check that it is a valid token for this server`);
+  const answers: ApiResponse[] = [];
+  let answer: ApiResponse | undefined;
+  for (let attempt = 0; attempt < PROBE_LIST_ATTEMPTS && (answer === undefined || classify(answer) === 'server-error'); attempt += 1) {
+    answer = await send(() => api.list());
+    if (answer === undefined) throw refused(401);
+    answers.push(answer);
+  }
+  if (answer === undefined) return;
+  switch (classify(answer)) {
+    case 'refused':
+      throw refused(answer.status);
+    case 'not-found':
+      throw new SetupProblemError(`GET ${list} answered 404: ${await missingPrefixHint(api)}`, 2);
+    case 'redirect': {
+      const { shown, base } = showLocation(answer.headers.location, list);
+      const hint = base === undefined ? 'point --base-url at the interface itself' : `try --base-url ${base}`;
+      throw new SetupProblemError(`GET ${list} answered ${answer.status}, a redirect to ${shown}: the suite does not follow redirects; ${hint}`, 2);
+    }
+    case 'not-json':
+      throw new SetupProblemError(
+        `GET ${list} answered ${answer.status} with ${describeContentType(answer.headers)} and ${describeBody(answer.text)}, not JSON: is --base-url the Widget Service's API (including /v1), not a web page or another service?`,
+        2,
+      );
+    case 'server-error':
+      await outageCheck(api, answers);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * One request of the probe: its answer, undefined when the target refused the token (the
+ * client layer takes it for a token that stopped working; here it never worked), or
+ * UnreachableError when no answer came.
+ */
+async function send(request: () => Promise<ApiResponse>): Promise<ApiResponse | undefined> {
   try {
-    status = (await api.list()).status;
+    return await request();
   } catch (error) {
-    // The client layer takes a refused token for one that stopped working; here it never worked.
-    if (error instanceof TokenRejectedError) status = 401;
-    else throw new UnreachableError(`cannot reach the target: ${(error as Error).message}`);
+    if (error instanceof TokenRejectedError) return undefined;
+    if (!isSuiteError(error)) throw error;
+    throw new UnreachableError(`cannot reach the target: ${(error as Error).message}`);
   }
-  if (status === 401 || status === 403) {
-    throw new RejectedTokenError(`the target refused ${tokenSource} (GET /widgets answered ${status}): check that it is a valid token for this server`);
+}
+
+/** Why /widgets may be missing: the base URL without its /v1 (§9), checked by asking there once. */
+async function missingPrefixHint(api: WidgetApi): Promise<string> {
+  // The base URL as the client joins paths to it (an origin alone gains a '/' from the URL parser).
+  const base = api.http.url('').replace(/\/$/, '');
+  if (endsWithV1(base)) return 'check --base-url: it is the interface\'s root, including /v1, where GET /widgets lists the account\'s widgets';
+  const withV1 = `${base}/v1`;
+  let status: number | undefined;
+  try {
+    status = (await api.http.request('GET', '/v1/widgets', { headers: { authorization: api.bearer } })).status;
+  } catch (error) {
+    if (!isSuiteError(error)) throw error;
   }
+  // 401/403 there still shows the interface lives there (the token is checked at the next run's probe).
+  const there = status !== undefined && ((status >= 200 && status < 300) || status === 401 || status === 403);
+  return there ? `is the base URL missing its /v1 prefix? (try --base-url ${withV1}: GET /widgets answers ${status} there)` : `is the base URL missing its /v1 prefix? (${withV1}/widgets answered ${status ?? 'nothing'} too: check --base-url)`;
+}
+
+/**
+ * The list answered 5xx every time: when a retrieve of an id that cannot exist does too, the
+ * target answers nothing but errors (exit 3). When the retrieve is answered, the fault is the
+ * list's, and the rules say so.
+ */
+async function outageCheck(api: WidgetApi, answers: readonly ApiResponse[]): Promise<void> {
+  const id = `wcs-probe-${randomBytes(8).toString('hex')}`;
+  const retrieve = await send(() => api.retrieve(id));
+  if (retrieve === undefined || classify(retrieve) !== 'server-error') return;
+  const statuses = [...new Set([...answers, retrieve].map((a: ProbeAnswer) => a.status))].sort();
+  const what = statuses.length === 1 ? `${statuses[0]}` : `5xx (${statuses.join(', ')})`;
+  throw new SetupProblemError(
+    `the target answered ${what} to every request (GET /widgets ${answers.length} times, then GET /widgets/{id}): an outage? Try again when it is back (no verdict)`,
+    3,
+  );
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { PROJECT_ROOT } from '../paths.ts';
+import { SetupAwareReporter } from './quiet-reporter.ts';
 
 export interface VitestRunOptions {
   readonly settings: SuiteSettings;
@@ -34,7 +35,7 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       provide: { suiteSettings: settings },
       // No junit reporter: the runner writes junit.xml from its own report (report/junit.ts), valid
       // for CI tools and honest about tests that never ran.
-      reporters: ['default'],
+      reporters: [new SetupAwareReporter(settings.statsDir)],
       pool: 'threads',
       maxWorkers: 1,
       isolate: false,

@@ -36,7 +36,11 @@ export interface ApiHooks {
   readonly beforeCreate?: () => void;
   /** Runs each create and delete (see QuietGate: walks that must see everything wait for them). */
   readonly write?: <T>(send: () => Promise<T>) => Promise<T>;
-  /** Told once the target refuses the account's own token after accepting it (the run ends with exit 2). */
+  /**
+   * Told once the target refuses the account's own token after accepting it (the run ends with
+   * exit 2). The account itself sends nothing more with that token; the worker also stops its
+   * whole client here, while the runner's cleanup goes on with the other account.
+   */
   readonly onTokenRejected?: (message: string) => void;
 }
 
@@ -53,6 +57,8 @@ const is4xx = (status: number): boolean => status >= 400 && status < 500;
 /** One account's view of the service. */
 export class WidgetApi {
   private readonly source: TokenSource;
+  /** Set once the target refused this account's token for good: no request is sent with it again. */
+  private refusedBecause: string | undefined;
 
   constructor(
     readonly http: HttpClient,
@@ -194,6 +200,8 @@ export class WidgetApi {
    * applied). Refused again, or with no way to renew, the run ends (exit 2).
    */
   private async authed(auth: AuthOverride | undefined, request: string, send: (token: string) => Promise<ApiResponse>): Promise<ApiResponse> {
+    // A token refused for good is not sent again: each further request would only be refused too.
+    if (!auth && this.refusedBecause !== undefined) throw new TokenRejectedError(`${request} not sent: ${this.refusedBecause}`);
     const token = this.source.token;
     const res = await send(token);
     if ((await this.checkToken(res, auth, request, token)) === 'accepted') return res;
@@ -208,12 +216,15 @@ export class WidgetApi {
       if ((await this.checkToken(again, auth, request, renewed)) === 'accepted') return again;
       this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`);
     }
-    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}`);
+    // No renewal left: say so, or a run with a command would read as one without.
+    const renewals = this.source.renewals;
+    const spent = renewals === undefined ? '' : `, after the token command had renewed the token ${renewals} time(s), the most a run allows`;
+    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}${spent}`);
   }
 
   private tokenRejected(message: string): never {
+    this.refusedBecause ??= message;
     this.hooks.onTokenRejected?.(message);
-    this.http.giveUp(message);
     throw new TokenRejectedError(message);
   }
 

@@ -5,7 +5,7 @@
  * in the ledger and reported by id.
  */
 import { idOf, type WidgetApi } from './api.ts';
-import { UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
+import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { isSuiteError } from '../errors.ts';
 import type { Leftover, Ownership } from './ownership.ts';
 import { describeEnd, walkAll } from './walk.ts';
@@ -49,6 +49,8 @@ export async function deleteHeld(api: WidgetApi, id: string): Promise<void> {
       return;
     }
     if (error instanceof UnprovenDeleteError || error instanceof UnsafeIdError) return ownership.failed(account, id, error.reason);
+    // The refusal itself is said once, by the runner; per id, the reason is enough.
+    if (error instanceof TokenRejectedError) return ownership.failed(account, id, `not deleted: the target refuses the ${account} account's token`);
     if (!isSuiteError(error)) throw error;
     ownership.failed(account, id, `not deleted: ${(error as Error).message}`);
   }

@@ -29,6 +29,11 @@ export class TokenSource {
     return this.current;
   }
 
+  /** How many times the command renewed the token; undefined for a fixed --token. */
+  get renewals(): number | undefined {
+    return this.renew ? this.refreshes : undefined;
+  }
+
   /**
    * A token to retry with after `refused` was refused, or undefined when there is none (no
    * command, or the refreshes are spent). Throws the command's ConfigError when it fails.

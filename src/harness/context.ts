@@ -3,7 +3,7 @@
  * holds across them), the two accounts, and the register of widgets created, for cleanup.
  */
 import { randomUUID } from 'node:crypto';
-import { SuiteError } from '../errors.ts';
+import { SuiteError, TokenRejectedError } from '../errors.ts';
 import { isCancelled } from './cancel.ts';
 import { WidgetApi } from '../client/api.ts';
 import { HttpClient } from '../http/client.ts';
@@ -60,7 +60,12 @@ export function runContext(): RunContext {
     if (isCancelled(s.statsDir)) throw new SuiteError('the run was interrupted: no more widgets are created', 'ERR_CANCELLED');
   };
   const gate = new QuietGate();
-  const onTokenRejected = (message: string): void => markTokenRejected(s.statsDir, message);
+  // The run has no verdict from here on (exit 2): the worker's requests stop at once, each test
+  // ending with a TokenRejectedError that the report counts as not run, never as a failure.
+  const onTokenRejected = (message: string): void => {
+    markTokenRejected(s.statsDir, message);
+    http.giveUp(message, TokenRejectedError);
+  };
   const hooks = { beforeCreate, onTokenRejected, write: <T>(send: () => Promise<T>) => gate.write(send) };
   const ownership = new Ownership((widget) => carriesMarker(widget, s.marker));
   const peers = new Map<string, WidgetApi>();

@@ -8,7 +8,7 @@
  * keeps them in one place. Body decoding and parsing live in decode.ts and parse.ts.
  */
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { RateLimitError, TransportError, type SuiteError } from '../errors.ts';
+import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
 import { decodeBody } from './decode.ts';
 import { recordBody, type Exchange } from './exchange.ts';
 import { Limiter } from './limiter.ts';
@@ -139,7 +139,7 @@ class NoResponse extends Error {
 /** Why requests are no longer sent, and the error class they fail with. */
 interface Gone {
   readonly because: string;
-  readonly ErrorClass: typeof TransportError | typeof RateLimitError;
+  readonly ErrorClass: typeof TransportError | typeof RateLimitError | typeof TokenRejectedError;
 }
 
 export interface ClientStats {
@@ -282,9 +282,9 @@ export class HttpClient {
     this.gone ??= gone;
   }
 
-  /** Stops every further request for a reason the caller found (a token the target stopped accepting). */
-  giveUp(because: string): void {
-    this.markGone({ because, ErrorClass: TransportError });
+  /** Stops every further request for a reason the caller found (a token the target stopped accepting), failing them with ErrorClass. */
+  giveUp(because: string, ErrorClass: Gone['ErrorClass'] = TransportError): void {
+    this.markGone({ because, ErrorClass });
   }
 
   /** The one place that decides a request is not sent: the run's deadline passed, or the target is gone. */
