@@ -7,8 +7,9 @@ import { carriesTag } from '../src/harness/marker.ts';
 import { expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, statusClass } from '../src/harness/checks.ts';
 import { rule } from '../src/harness/rule.ts';
 import { MALFORMED_CASES } from './data/malformed-cases.ts';
+import { MEMBER_NAME_CASES, RECEIVER_CHOICE_CASES } from './data/member-names.ts';
 
-for (const c of MALFORMED_CASES) {
+for (const c of [...MALFORMED_CASES, ...MEMBER_NAME_CASES]) {
   rule(c.rule, `${c.outcome} with an Error object and a 4xx, and creates nothing [${c.id}]`, async (t) => {
     const marker = t.name();
     const res = await t.api.create(undefined, { raw: c.body(marker) });
@@ -17,9 +18,25 @@ for (const c of MALFORMED_CASES) {
   });
 }
 
-rule('MAL-4', 'malformed bodies answer 400 or 422', async (t) => {
-  const responses = await Promise.all(MALFORMED_CASES.map(async (c) => ({ c, res: await t.api.create(undefined, { raw: c.body(t.name()) }) })));
-  const other = responses.filter(({ res }) => res.status !== 400 && res.status !== 422);
+for (const c of RECEIVER_CHOICE_CASES) {
+  rule('MAL-3', `${c.outcome}, never a 5xx [${c.id}]`, async (t) => {
+    const marker = t.name();
+    const res = await t.api.create(undefined, { raw: c.body(marker) });
+    if (res.status < 200 || res.status > 299) return void expectErrorObject(t, res, `a create with a body RFC 8259 leaves to the receiver (${c.id})`);
+    const allowed = c.names(marker);
+    const name = (res.json as { name?: unknown } | undefined)?.name;
+    t.check(typeof name === 'string' && allowed.includes(name), () => ({
+      expected: `the created widget named ${allowed.map((n) => JSON.stringify(n)).join(' or ')}`,
+      received: `name ${JSON.stringify(name)}`,
+      exchanges: [res.exchange],
+    }));
+  });
+}
+
+rule('MAL-4', 'malformed bodies that are refused answer 400 or 422', async (t) => {
+  const responses = await Promise.all([...MALFORMED_CASES, ...MEMBER_NAME_CASES].map(async (c) => ({ c, res: await t.api.create(undefined, { raw: c.body(t.name()) }) })));
+  // Only refusals are judged here: an accepted body (2xx) or a 5xx already fails MAL-1, MAL-2 or MAL-3.
+  const other = responses.filter(({ res }) => res.status >= 300 && res.status < 500 && res.status !== 400 && res.status !== 422);
   t.check(other.length === 0, () => ({
     expected: 'status 400 or 422 for every malformed body',
     received: other.map(({ c, res }) => `${c.id}: ${res.status}`).join(', '),

@@ -2,7 +2,13 @@
  * Pagination (§4.1, §8): rules PAGE-1..8. The suite creates its own set of widgets; the
  * account may hold any number of others, in any order. Walks follow next_cursor with
  * limits 1, 2, 3 and a larger one, and never assume an order, a page size equal to the
- * limit, or a default or maximum limit. Every walk is bounded (see src/walk.ts).
+ * limit, or a default or maximum limit. Every walk is bounded (see src/client/walk.ts).
+ *
+ * PAGE-3 judges every widget of the account, not only the suite's: the walks at all limits
+ * (and one at the largest page size) are made in one quiet window, so they must show the same
+ * set; a difference counts only once it reproduces (src/client/walk-account.ts), so writes of
+ * other clients of a shared account are not blamed. The limit-1 walk stops after
+ * LIMIT_ONE_MAX_PAGES pages on a larger account; the other limits still cover all of it.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
@@ -11,7 +17,8 @@ import { requireDistinctIds } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { InconclusiveError } from '../src/errors.ts';
 import { pageEnvelope, preview } from '../src/schema.ts';
-import { describeEnd, walkBudget, walkPages, type WalkResult } from '../src/client/walk.ts';
+import { describeEnd, walkAll, walkBudget, walkPages, type WalkResult } from '../src/client/walk.ts';
+import { walkAccount, type AccountWalks } from '../src/client/walk-account.ts';
 
 /** Widgets the suite creates for the walks: enough that limits 1, 2 and 3 each need several pages. */
 const SET_SIZE = 7;
@@ -59,16 +66,31 @@ function theSet(t: RuleContext): Promise<Fixture> {
   return fixture;
 }
 
-const walks = new Map<number, Promise<WalkResult>>();
+let accountWalks: Promise<AccountWalks> | undefined;
 // The walks of a large account are the biggest thing the suite holds: let them go with the file.
-afterAll(() => walks.clear());
+afterAll(() => void (accountWalks = undefined));
+
+/** The walks at every limit, made together in one quiet window and compared (see walk-account.ts). */
+async function walksOf(t: RuleContext): Promise<{ walks: AccountWalks; set: Fixture }> {
+  const set = await theSet(t);
+  accountWalks ??= t.quietly(() => walkAccount(t.api, { limits: LIMITS, maxPages: set.maxPages }));
+  return { walks: await accountWalks, set };
+}
 
 /** The walk at this limit, made once and examined by every rule that asks. */
-async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult; set: Fixture }> {
-  const set = await theSet(t);
-  let walk = walks.get(limit);
-  if (!walk) walks.set(limit, (walk = t.quietly(() => walkPages(t.api, { limit, maxPages: set.maxPages }))));
-  return { walk: await walk, set };
+async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult; set: Fixture; walks: AccountWalks }> {
+  const { walks, set } = await walksOf(t);
+  return { walk: walks.byLimit.get(limit) as WalkResult, set, walks };
+}
+
+/** The rules that report why a walk stopped early. */
+function blamedFor(walk: WalkResult): string[] {
+  switch (walk.end.kind) {
+    case 'not-a-page': return ['PAGE-1'];
+    case 'missing-cursor': return ['PAGE-2'];
+    case 'complete': case 'stopped': return [];
+    default: return ['PAGE-5'];
+  }
 }
 
 /** Skips a walk's checks when the server refuses its limit outright: its maximum is its choice (1 is always valid). */
@@ -88,6 +110,16 @@ for (const limit of LIMITS) {
     for (const page of walk.pages) {
       const res = page.response;
       expect2xx(t, res, `${pageLabel(walk, page.number)}`);
+      if (res.prefix) {
+        // Over the body cap: only its first bytes were read, and the items they close are counted.
+        const { completeItems } = res.prefix;
+        t.check(completeItems <= limit, () => ({
+          expected: `at most ${limit} widgets on ${pageLabel(walk, page.number)}`,
+          received: `${completeItems} complete widgets in the part read of a body larger than the cap (${res.jsonError})`,
+          exchanges: [res.exchange],
+        }));
+        throw new InconclusiveError(`${pageLabel(walk, page.number)} is larger than the body cap, and the part read shows only ${completeItems} complete widgets: its size against the limit cannot be judged (${res.jsonError})`);
+      }
       const body = jsonBody(t, res, pageLabel(walk, page.number));
       // The page's own fields (the reduced body keeps their types); each Widget in data is FMT-3's to judge.
       expectSchema(t, 'page', pageEnvelope(body), res, pageLabel(walk, page.number));
@@ -114,8 +146,8 @@ for (const limit of LIMITS) {
     }
   });
 
-  rule('PAGE-3', `a walk at limit ${limit} returns every widget exactly once and ends with has_more false`, async (t) => {
-    const { walk, set } = await walkAt(t, limit);
+  rule('PAGE-3', `a walk at limit ${limit} returns every widget of the account exactly once and ends with has_more false`, async (t) => {
+    const { walk, set, walks } = await walkAt(t, limit);
     await skipIfLimitRefused(t, walk, limit);
     const duplicates = [...walk.duplicates];
     t.check(duplicates.length === 0, () => ({
@@ -123,13 +155,28 @@ for (const limit of LIMITS) {
       received: `${duplicates.length} widget(s) more than once: ${duplicates.slice(0, 5).map(([id, pages]) => `${id} on pages ${pages.join(', ')}`).join('; ')}`,
       exchanges: walk.pages.filter((p) => p.number === duplicates[0]?.[1][1]).map((p) => p.response.exchange),
     }));
-    if (walk.end.kind !== 'complete') throw new InconclusiveError(`the walk at limit ${limit} ${describeEnd(walk)}; PAGE-1, PAGE-2 or PAGE-5 report why`);
+    if (walk.end.kind === 'stopped') {
+      // A large account: this walk was cut short by the suite; the walks at larger limits judge the whole set.
+      return t.annotate(`the walk at limit ${limit} ${describeEnd(walk)}; exactly-once is judged by the walks at ${LIMITS.filter((l) => l !== limit).join(', ')}`, 'note');
+    }
+    const blamed = blamedFor(walk);
+    if (walk.end.kind !== 'complete') throw new InconclusiveError(`the walk at limit ${limit} ${describeEnd(walk)}; ${blamed.join(', ')} reports why`, blamed);
     const missing = [...set.ids].filter((id) => !walk.widgets.has(id));
     t.check(missing.length === 0, () => ({
       expected: `all ${set.ids.size} widgets the suite created, in a walk at limit ${limit} that ended after ${walk.pages.length} pages`,
       received: `${missing.length} missing: ${preview(missing)}`,
       note: `pages: ${walk.pages.map((p) => `${p.number}:[${p.ids.join(', ')}]`).join(' ').slice(0, 2000)}`,
       exchanges: [walk.last.response.exchange],
+    }));
+    const compared = walks.comparisons.get(limit);
+    const gaps = compared?.gaps ?? [];
+    t.check(gaps.length === 0, () => ({
+      expected: `every widget of the account in the walk at limit ${limit}: with no write of the suite in between, the walks at limits ${LIMITS.join(', ')} and at the largest page size must show the same ${walks.reference.widgets.size} widgets`,
+      received:
+        `${compared?.stillMissing} widget(s) seen in another walk are missing from both walks at limit ${limit} (${walk.widgets.size} and ${compared?.rewalk?.widgets.size} widgets), ` +
+        `and a retrieve still shows them: ${gaps.map((g) => `${g.id} (seen at ${g.seenIn.join(', ')})`).join('; ')}`,
+      note: `first walk at limit ${limit}, pages: ${walk.pages.map((p) => `${p.number}:[${p.ids.join(', ')}]`).join(' ').slice(0, 1500)}`,
+      exchanges: [walk.pages[0]!.response.exchange, walk.last.response.exchange],
     }));
   });
 
@@ -192,34 +239,100 @@ rule('PAGE-8', 'a cursor the server never issued is rejected with an Error objec
   expectErrorObject(t, await t.api.list({ cursor: `wcs-not-a-cursor-${randomBytes(8).toString('hex')}` }), 'a list with a cursor the server never issued');
 });
 
+/** PAGE-7's limit: small, so the walk has many page boundaries to write at. */
+const STABILITY_LIMIT = 2;
+/** Widgets PAGE-7 creates during its walk (their place in the order is the server's choice). */
+const CREATES_DURING_WALK = 2;
+/** Pre-existing widgets missing from PAGE-7's walk that are confirmed with a retrieve, at most. */
+const MAX_STABILITY_RETRIEVES = 20;
+
+/**
+ * The writes PAGE-7 makes between pages, placed by what the walk has shown, never by an assumed
+ * order: a delete of one of the suite's widgets the walk has already shown is behind its position
+ * (an offset cursor then skips one), a delete of one not yet shown is ahead of it, and a create
+ * lands wherever the server's order puts it (in front of a newest-first offset, it repeats one).
+ * Creates and deletes go between different pages, so that a create in front and a delete behind
+ * never cancel each other out; the ahead-delete is made once, before any behind-delete, so the
+ * widget a behind-delete makes the walk skip is never one the suite deletes later.
+ */
+class StabilityWrites {
+  readonly log: string[] = [];
+  readonly deleted = new Set<string>();
+  private readonly shownOn = new Map<string, number>();
+  private creates = 0;
+  private behind = 0;
+  private ahead = 0;
+
+  constructor(
+    private readonly t: RuleContext,
+    private readonly volatile: string[],
+  ) {}
+
+  shown(ids: readonly string[], page: number): void {
+    for (const id of ids) if (!this.shownOn.has(id)) this.shownOn.set(id, page);
+  }
+
+  /** After page `page`, before the next one. */
+  async between(page: number): Promise<void> {
+    if (page % 2 === 1 && this.creates < CREATES_DURING_WALK) {
+      this.creates += 1;
+      const made = await this.t.api.create({ name: this.t.name() });
+      this.log.push(`after page ${page}: created ${(made.json as { id?: string } | undefined)?.id ?? `nothing (${made.status})`}`);
+      return;
+    }
+    const live = this.volatile.filter((id) => !this.deleted.has(id));
+    // The one most recently shown: the widget a cursor may name.
+    const behind = live.filter((id) => this.shownOn.has(id)).sort((a, b) => (this.shownOn.get(b) ?? 0) - (this.shownOn.get(a) ?? 0))[0];
+    const ahead = this.ahead === 0 && this.behind === 0 ? live.filter((id) => !this.shownOn.has(id)).at(-1) : undefined;
+    const target = behind ?? ahead;
+    if (target === undefined) return;
+    if (behind !== undefined) this.behind += 1;
+    else this.ahead += 1;
+    this.deleted.add(target);
+    const res = await this.t.api.remove(target);
+    this.log.push(`after page ${page}: deleted ${target}, ${behind !== undefined ? `behind the walk (shown on page ${this.shownOn.get(target)})` : 'ahead of the walk (not yet shown)'} (${res.status})`);
+  }
+
+  /** Where the writes landed, for the message. */
+  summary(): string {
+    return `${this.behind} delete(s) behind the walk's position, ${this.ahead} ahead of it, ${this.creates} create(s)`;
+  }
+}
+
 // Alone, after the walks above: its writes between pages must not disturb their walks.
 rule('PAGE-7', 'widgets that exist for a whole walk appear in it exactly once while others are created and deleted between pages', async (t) => {
   const set = await theSet(t);
-  const volatile = new Set(set.volatile);
-  const seen = new Set<string>();
-  const writes: string[] = [];
+  // Without writes, the walk at this limit must already be exactly-once: otherwise a gap here is PAGE-3's, not PAGE-7's.
+  const { walk: quiet, walks } = await walkAt(t, STABILITY_LIMIT);
+  const blamed = blamedFor(quiet);
+  if (quiet.end.kind !== 'complete') throw new InconclusiveError(`the quiet walk at limit ${STABILITY_LIMIT} ${describeEnd(quiet)}; ${blamed.join(', ')} reports why`, blamed);
+  if (quiet.duplicates.size > 0 || (walks.comparisons.get(STABILITY_LIMIT)?.gaps.length ?? 0) > 0 || [...set.ids].some((id) => !quiet.widgets.has(id))) {
+    throw new InconclusiveError(`the walk at limit ${STABILITY_LIMIT} is not exactly-once even with no write in between (PAGE-3 reports it), so what writes change cannot be told apart`, ['PAGE-3']);
+  }
+  // What the account holds just before the walk: every widget of it that is not deleted by this test must appear once.
+  const before = await t.quietly(() => walkAll(t.api, set.maxPages));
+  if (before.end.kind !== 'complete') throw new InconclusiveError(`the walk before PAGE-7's ${describeEnd(before)}; the PAGE rules report why`, blamedFor(before));
+  const writes = new StabilityWrites(t, set.volatile);
   const walk = await walkPages(t.api, {
-    limit: 2,
-    maxPages: set.maxPages + 2 * VOLATILE_EACH_SIDE,
-    onPage: (ids) => ids.forEach((id) => seen.add(id)),
-    between: async () => {
-      // A delete behind the walk shifts offset-based pages back (whatever the order); a create
-      // shifts newest-first pages forward. Keyset cursors are unaffected by either.
-      const behind = [...volatile].find((id) => seen.has(id)) ?? [...volatile][0];
-      if (behind) {
-        volatile.delete(behind);
-        writes.push(`deleted ${behind} (${(await t.api.remove(behind)).status})`);
-      }
-      const made = await t.api.create({ name: t.name() });
-      writes.push(`created ${(made.json as { id?: string } | undefined)?.id ?? `nothing (${made.status})`}`);
-    },
+    limit: STABILITY_LIMIT,
+    maxPages: set.maxPages + 2 * VOLATILE_EACH_SIDE + CREATES_DURING_WALK,
+    onPage: (ids, page) => writes.shown(ids, page),
+    between: (page) => writes.between(page),
   });
-  const twice = [...set.ids].filter((id) => walk.duplicates.has(id));
-  const missing = [...set.ids].filter((id) => !walk.widgets.has(id));
+  const judged = [...new Set([...before.widgets.keys(), ...set.ids])].filter((id) => !writes.deleted.has(id));
+  const twice = judged.filter((id) => walk.duplicates.has(id));
+  const absent = judged.filter((id) => !walk.widgets.has(id));
+  // The suite's own widgets cannot have gone; another client may have deleted one of its own meanwhile, so those must still be there.
+  const ours = new Set([...set.ids, ...set.volatile]);
+  const missing: string[] = absent.filter((id) => ours.has(id));
+  for (const id of absent.filter((id) => !ours.has(id)).slice(0, MAX_STABILITY_RETRIEVES)) {
+    const res = await t.api.retrieve(id).catch(() => undefined);
+    if (res && res.status >= 200 && res.status < 300 && (res.json as { id?: unknown } | undefined)?.id === id) missing.push(id);
+  }
   t.check(walk.end.kind === 'complete' && twice.length === 0 && missing.length === 0, () => ({
-    expected: `each of the ${set.ids.size} widgets that existed throughout the walk exactly once, and the walk complete`,
+    expected: `each of the ${judged.length} widgets that existed throughout the walk at limit ${STABILITY_LIMIT} exactly once, and the walk complete`,
     received: `${twice.length} seen twice ${preview(twice)}, ${missing.length} missing ${preview(missing)}; the walk ${describeEnd(walk)}`,
-    note: `writes between pages: ${writes.join('; ')}`,
+    note: `writes between pages (${writes.summary()}): ${writes.log.join('; ')}`,
     exchanges: [walk.last.response.exchange],
   }));
 }, { sequential: true });

@@ -98,7 +98,8 @@ export class WidgetApi {
     const q: Record<string, string> = { ...query.extra, ...auth?.query };
     if (query.limit !== undefined) q.limit = String(query.limit);
     if (query.cursor !== undefined) q.cursor = query.cursor;
-    const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token) }));
+    // An over-cap page keeps its prefix: PAGE-1 judges it (more complete items than the limit), never a transport error.
+    const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token), prefixOverCap: true }));
     const data = (res.json as { data?: unknown } | undefined)?.data;
     if (!auth && is2xx(res.status) && Array.isArray(data)) {
       for (const item of data) {

@@ -9,6 +9,7 @@ import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { placeholder } from './walk-exchanges.ts';
 import { checkSchema, type SchemaIssue } from '../schema.ts';
+import { countPrefixItems, type PrefixCount } from '../http/json-prefix.ts';
 
 /** The Widget fields a page item keeps (spec §2); any other field is dropped. */
 export const KEPT_WIDGET_FIELDS = ['id', 'name', 'description', 'created_at'] as const;
@@ -34,6 +35,8 @@ export interface PageResponse {
   readonly schemaIssues: readonly SchemaIssue[];
   /** How many schema issues there were in all. */
   readonly schemaIssueCount: number;
+  /** For a body over the cap (read only up to it): the items its prefix shows complete (PAGE-1 judges them). */
+  readonly prefix?: PrefixCount;
   /** The recorded exchange, or a placeholder when the walk did not keep it (see walk-exchanges.ts). */
   readonly exchange: Exchange;
 }
@@ -91,6 +94,7 @@ export function compactResponse(res: ApiResponse): ReducedAnswer {
     json: res.json === undefined ? undefined : compactBody(res.json),
     schemaIssues: total === 0 ? NO_ISSUES : issues,
     schemaIssueCount: total,
+    ...(res.truncated ? { prefix: countPrefixItems(res.text) } : {}),
   };
 }
 
@@ -108,6 +112,7 @@ export class PageAnswer implements PageResponse {
   readonly json: unknown;
   readonly schemaIssues: readonly SchemaIssue[];
   readonly schemaIssueCount: number;
+  readonly prefix?: PrefixCount;
   private kept: Exchange | undefined;
   private readonly durationMs: number;
 
@@ -123,6 +128,7 @@ export class PageAnswer implements PageResponse {
     this.json = reduced.json;
     this.schemaIssues = reduced.schemaIssues;
     this.schemaIssueCount = reduced.schemaIssueCount;
+    if (reduced.prefix !== undefined) this.prefix = reduced.prefix;
     this.kept = keep ? exchange : undefined;
     this.durationMs = exchange.durationMs;
   }

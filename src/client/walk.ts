@@ -30,6 +30,11 @@ export interface WalkOptions {
   /** The most pages the walk may fetch before it stops with `page-budget`. */
   readonly maxPages: number;
   /**
+   * The suite's own stop: after this many pages the walk ends as `stopped`, which blames the
+   * server for nothing (the limit-1 walk of a large account is cut short to keep runs bounded).
+   */
+  readonly stopAfter?: number;
+  /**
    * Consecutive non-empty pages with no widget not already seen, tolerated before
    * `no-progress`. Empty pages are not stalls: a server may send them (pages may be
    * shorter than the limit); the page budget bounds them.
@@ -62,7 +67,8 @@ export type WalkEnd =
   | { readonly kind: 'missing-cursor' }
   | { readonly kind: 'repeated-cursor'; readonly cursor: string; readonly firstPage: number }
   | { readonly kind: 'no-progress'; readonly stalls: number }
-  | { readonly kind: 'page-budget' };
+  | { readonly kind: 'page-budget' }
+  | { readonly kind: 'stopped'; readonly after: number };
 
 /** A finished walk: its pages, the widgets seen, and how it ended. */
 export interface WalkResult {
@@ -170,6 +176,7 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
     cursorsSeen.set(cursorKey(next), number);
     stalls = fresh === 0 && ids.length > 0 ? stalls + 1 : 0;
     if (stalls >= maxStalls) return finish({ kind: 'no-progress', stalls }, next);
+    if (options.stopAfter !== undefined && number >= options.stopAfter && number < options.maxPages) return finish({ kind: 'stopped', after: number }, next);
     if (number >= options.maxPages) return finish({ kind: 'page-budget' }, next);
     await options.between?.(number);
     cursor = next;
@@ -216,6 +223,7 @@ export function describeEnd(walk: WalkResult): string {
     case 'repeated-cursor': return `stopped on ${at}: next_cursor repeats the cursor first returned on page ${end.firstPage}`;
     case 'no-progress': return `stopped on ${at}: ${end.stalls} pages in a row showed only widgets already seen`;
     case 'page-budget': return `stopped on ${at}: reached the budget of pages for this account without has_more false`;
+    case 'stopped': return `was cut short by the suite after ${end.after} pages (${at}), a bound on the cost of the walk; the server is not blamed`;
   }
 }
 

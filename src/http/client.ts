@@ -104,6 +104,11 @@ export interface RequestOptions {
   readonly body?: string | Buffer;
   /** Required on a DELETE: see DELETE_WITH_PROOF. */
   readonly proof?: typeof DELETE_WITH_PROOF;
+  /**
+   * A body over the cap is answered with the prefix read (flagged `truncated`) instead of a
+   * TransportError: a list page can still be judged from it (json-prefix.ts counts its items).
+   */
+  readonly prefixOverCap?: boolean;
 }
 
 /** A complete HTTP answer, with the raw body for checks and the redacted exchange for messages. */
@@ -116,6 +121,8 @@ export interface ApiResponse {
   readonly json: unknown;
   /** Why the body is not JSON, when it is not. */
   readonly jsonError?: string;
+  /** Set when the body was larger than the cap and only its first maxResponseBytes were read (RequestOptions.prefixOverCap). */
+  readonly truncated?: true;
   readonly exchange: Exchange;
 }
 
@@ -124,6 +131,13 @@ interface RawResponse {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly bytes: Buffer;
+  /** The body went on past the cap; `bytes` is its prefix. */
+  readonly truncated: boolean;
+}
+
+/** Thrown (after the headers) for a body over the cap when no prefix was asked for; described like undici's own. */
+class OverCap extends Error {
+  readonly code = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 }
 
 /** A transport failure before the response headers arrived: the server may not have seen the request. */
@@ -174,7 +188,7 @@ export class HttpClient {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connect: { timeout: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
-      maxResponseSize: this.maxResponseBytes,
+      // No maxResponseSize: send() reads at most the cap itself, so that an over-cap list answer keeps its prefix.
     };
     this.agent = new Agent({
       ...limits,
@@ -348,11 +362,12 @@ export class HttpClient {
     const signal = AbortSignal.timeout(box.ms);
     let raw: RawResponse;
     try {
-      raw = await this.sendRepeatable(method, (dispatcher) => this.send(dispatcher, url, { method, headers, body: opts.body, signal }));
+      raw = await this.sendRepeatable(method, (dispatcher) => this.send(dispatcher, url, { method, headers, body: opts.body, signal }, opts.prefixOverCap === true));
     } catch (error) {
       throw this.transportFailure(method, shownUrl, this.describeTransportError(error, box.byDeadline), elapsed());
     }
-    const digest = (): ApiResponse => {
+    const digest = (): ApiResponse => (raw.truncated ? this.prefixOnly(raw, recordedRequest, startedAt, elapsed()) : whole());
+    const whole = (): ApiResponse => {
       const decoded = decodeBody(raw.bytes, raw.headers['content-encoding'], this.maxResponseBytes);
       if (decoded.kind === 'too-large') {
         throw this.transportFailure(method, shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${decoded.coding})`, elapsed());
@@ -380,6 +395,22 @@ export class HttpClient {
       relieve();
       return digest();
     });
+  }
+
+  /** An answer cut at the cap: no JSON, the prefix as text for json-prefix.ts, and the reason. */
+  private prefixOnly(raw: RawResponse, request: Exchange['request'], startedAt: string, durationMs: number): ApiResponse {
+    this.failuresInARow = 0;
+    const text = raw.bytes.toString('utf8');
+    const coded = raw.headers['content-encoding'] === undefined ? '' : ` (still encoded as ${raw.headers['content-encoding']})`;
+    const jsonError = `the body is larger than the cap of ${this.maxResponseBytes} bytes: only its first ${this.maxResponseBytes} bytes were read${coded}`;
+    const redact = (t: string): string => this.redactor.text(t);
+    const exchange: Exchange = {
+      request,
+      response: { status: raw.status, headers: this.redactor.headers(raw.headers), body: recordBody(redact, text, raw.bytes.length, this.redactor.maxMatchLength) },
+      durationMs,
+      startedAt,
+    };
+    return { status: raw.status, headers: raw.headers, text: coded === '' ? text : '', json: undefined, jsonError, truncated: true, exchange };
   }
 
   /** The credentials of a request as token references, decided before anything is redacted. */
@@ -415,6 +446,7 @@ export class HttpClient {
     dispatcher: Dispatcher,
     url: string,
     init: { method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal },
+    prefixOverCap: boolean,
   ): Promise<RawResponse> {
     let res: Dispatcher.ResponseData;
     try {
@@ -422,8 +454,9 @@ export class HttpClient {
     } catch (error) {
       throw new NoResponse(error);
     }
-    const bytes = Buffer.from(await res.body.arrayBuffer());
-    return { status: res.statusCode, headers: normaliseHeaders(res.headers), bytes };
+    const { bytes, truncated } = await readCapped(res.body, this.maxResponseBytes);
+    if (truncated && !prefixOverCap) throw new OverCap('response body over the cap');
+    return { status: res.statusCode, headers: normaliseHeaders(res.headers), bytes, truncated };
   }
 
   private describeTransportError(thrown: unknown, byDeadline: boolean): string {
@@ -451,6 +484,22 @@ export class HttpClient {
   async close(): Promise<void> {
     await Promise.all([this.agent.close(), this.freshAgent.close()]);
   }
+}
+
+/** Reads a body up to `max` bytes; past that it stops reading (the connection is dropped) and says so. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (chunk.length > max - size) {
+      chunks.push(chunk.subarray(0, max - size));
+      body.destroy();
+      return { bytes: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
 function isConnectionLost(error: unknown): boolean {

@@ -11,6 +11,7 @@ import { FMT_FAULTS } from './fmt.ts';
 import { ISO_FAULTS } from './iso.ts';
 import { MAL_FAULTS } from './mal.ts';
 import { PAGE_FAULTS } from './page.ts';
+import { MEMBER_NAME_FAULTS, PAGE_ACCOUNT_FAULTS } from './page-accounts.ts';
 
 export type { FaultCase };
 export { AUTH_FAULTS, CRUD_FAULTS, DEL_FAULTS, FMT_FAULTS, ISO_FAULTS, MAL_FAULTS, PAGE_FAULTS };
@@ -22,8 +23,8 @@ export const FAULTS_BY_FAMILY: Readonly<Record<string, readonly FaultCase[]>> = 
   DEL: DEL_FAULTS,
   ISO: ISO_FAULTS,
   AUTH: AUTH_FAULTS,
-  MAL: MAL_FAULTS,
-  PAGE: PAGE_FAULTS,
+  MAL: [...MAL_FAULTS, ...MEMBER_NAME_FAULTS],
+  PAGE: [...PAGE_FAULTS, ...PAGE_ACCOUNT_FAULTS],
 };
 
 /** Every fault the self-tests run. */
