@@ -73,7 +73,7 @@ export function compactPath(path: string): string {
  */
 export function failureShape(error: unknown): string {
   const text = error instanceof ConformanceFailure ? error.detail.expected : error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\[U\+[^\]]*\]/g, '').replace(/\d+/g, 'N');
+  return text.split('\n')[0]!.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/ ?\[U\+[^\]]*\]/g, '').replace(/\d+/g, 'N');
 }
 
 /** Thrown by a predicate to make fast-check stop at once and keep the counterexample found so far. */
