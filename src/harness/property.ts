@@ -142,15 +142,15 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     return { ...shard, details: { failed, interrupted, numRuns, counterexamplePath, errorInstance } };
   };
   const results = await Promise.all(shards.map(search));
-  if (aborted !== undefined) throw aborted;
 
-  const failed = results.find((r) => r.details.failed && r.details.counterexamplePath !== null);
+  const failed = aborted === undefined ? results.find((r) => r.details.failed && r.details.counterexamplePath !== null) : undefined;
   const completed = results.reduce((n, r) => n + r.details.numRuns, 0);
   const stoppedByBudget = !failed && results.some((r) => r.details.interrupted);
   await t.annotate(
     `${completed} of ${t.settings.runs}${stoppedByBudget ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : ''}${failed ? ' (stopped at the first failure)' : ''}`,
     'runs',
   );
+  if (aborted !== undefined) throw aborted;
   if (!failed) {
     const dependent = takeBodyDefect(t);
     if (dependent) throw dependent;
