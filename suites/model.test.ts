@@ -12,9 +12,10 @@ import fc from 'fast-check';
 import type { WidgetApi } from '../src/client/api.ts';
 import { UnprovenDeleteError } from '../src/errors.ts';
 import { describeString, ordinaryName } from '../src/harness/arbitraries.ts';
-import { createdWidget, describeDifferences, differingFields, expectErrorObject, type Json } from '../src/harness/checks.ts';
+import { createdWidget, describeDifferences, differingFields, type Json } from '../src/harness/checks.ts';
 import { dependsOn, prerequisite, requireDistinctId, requireFaithfulRetrieve, requireSameWidget, unfaithfulRetrieveFields, widgetOf } from '../src/harness/prerequisites.ts';
 import { checkProperty } from '../src/harness/property.ts';
+import { expectRefusal } from '../src/harness/refusal.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
 import { asText, preview } from '../src/schema.ts';
@@ -126,7 +127,7 @@ class RetrieveDeleted implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>): boolean => m.deleted[this.who].length > 0;
   async run(m: Model, r: Real): Promise<void> {
     const id = pick(m.deleted[this.who], this.index);
-    expectErrorObject(r.t, await r.apis[this.who].retrieve(id), `a retrieve of the widget ${preview(id)} deleted earlier in the sequence`);
+    expectRefusal(r.t, await r.apis[this.who].retrieve(id), `a retrieve of the widget ${preview(id)} deleted earlier in the sequence`);
   }
   toString = (): string => `retrieveDeleted(${this.who}, #${this.index})`;
 }
@@ -173,7 +174,7 @@ class CrossRetrieve implements fc.AsyncCommand<Model, Real> {
     const shown = res.status >= 200 && res.status < 300 ? (res.json as Json | undefined) : undefined;
     // The other account's own widget at the same id (ids may be unique per account only) is no leak: the step tells nothing.
     if (shown && shown.description !== want.description) return;
-    expectErrorObject(r.t, res, `the ${other(this.owner)} account's retrieve of the ${this.owner} account's widget ${preview(id)}`);
+    expectRefusal(r.t, res, `the ${other(this.owner)} account's retrieve of the ${this.owner} account's widget ${preview(id)}`);
   }
   toString = (): string => `crossRetrieve(${other(this.owner)} → ${this.owner} #${this.index})`;
 }

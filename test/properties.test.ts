@@ -1,10 +1,12 @@
 /**
  * The property-based rules judged across seeds: each property fault must be caught by its
  * rule from every seed tried, with the default number of runs, and a conformant server with
- * strict name limits must pass. A caught failure must carry a replay command.
+ * strict name limits must pass. A caught failure must carry a replay command. A server whose
+ * Error objects lack `code` fails FMT-2 alone, quickly: the property rules meet those bodies
+ * in their refusals but do not take the blame, nor shrink at length to show it.
  */
 import { describe, expect, test } from 'vitest';
-import { CONFORMANT_LIMITS, PROPERTY_FAULTS } from './servers/property-faults.ts';
+import { CONFORMANT_LIMITS, ERRORS_WITHOUT_CODE, PROPERTY_FAULTS } from './servers/property-faults.ts';
 import { runAgainst } from './servers/serve.ts';
 import { explain, outcomesOf } from './support/suite-runner.ts';
 
@@ -49,5 +51,25 @@ describe('a property failure', () => {
     };
     const [first, second] = [await counterexample(), await counterexample()];
     expect(second).toBe(first);
+  });
+});
+
+/** How long judging the errors-without-code server may take (issue 11: it once took 69 s). */
+const JUDGED_WITHIN_S = 20;
+
+describe('a server whose Error objects lack code', () => {
+  test('FMT-2 fails alone; PROP-1 and PROP-3 end without a verdict, depending on FMT-2; judged in under 20 s', async () => {
+    const run = await runAgainst(ERRORS_WITHOUT_CODE.make(), ['--only', 'FMT,PROP', '--seed', '42']);
+    const outcomes = outcomesOf(run.report);
+    expect(Object.keys(outcomes).filter((id) => outcomes[id] === 'fail'), explain(run)).toEqual(['FMT-2']);
+    expect(run.exitCode, explain(run)).toBe(1);
+    for (const id of ['FMT-1', 'FMT-3', 'PROP-2']) expect(outcomes[id], `${id}\n${explain(run)}`).toBe('pass');
+    for (const id of ['PROP-1', 'PROP-3']) {
+      // 'error' until InconclusiveError has an outcome of its own.
+      expect(['inconclusive', 'error'], `${id}\n${explain(run)}`).toContain(outcomes[id]);
+      const messages = run.report!.rules.find((r) => r.id === id)!.tests.flatMap((t) => [...(t.errors ?? []), ...(t.failures ?? []).map((f) => f.message)]);
+      expect(messages.join('\n'), id).toContain('depends on FMT-2');
+    }
+    expect(run.seconds, explain(run)).toBeLessThan(JUDGED_WITHIN_S);
   });
 });

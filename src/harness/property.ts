@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
+import { takeBodyDefect } from './refusal.ts';
 import type { RuleContext } from './rule.ts';
 
 /** The seed of one property, derived from the run seed and the property's key. */
@@ -38,48 +39,130 @@ export function shardRuns(runs: number, shards: number, index: number): number {
 }
 
 /**
+ * How long shrinking one property's counterexample may go on: each try is a round of requests
+ * against the target, so shrinking is stopped after this many requests or this long, and the
+ * smallest counterexample found so far is reported, saying that shrinking was cut short.
+ * Generators that shrink well (arbitraries.ts) reach a minimal counterexample well within it.
+ */
+export const SHRINK_BUDGET: ShrinkBudget = { requests: 500, ms: 5_000 };
+
+export interface ShrinkBudget {
+  readonly requests: number;
+  readonly ms: number;
+}
+
+export interface PropertyOptions {
+  /** The shrinking budget (default SHRINK_BUDGET). */
+  readonly shrinkBudget?: ShrinkBudget;
+}
+
+/** A path of more segments than this is printed as its first and last segments. */
+const PATH_SHOWN = 8;
+
+/** A fast-check path, compact: `12:1:0:…:3 (57 steps)` when long; --seed replays it whole. */
+export function compactPath(path: string): string {
+  const steps = path.split(':');
+  if (steps.length <= PATH_SHOWN) return path;
+  return `${steps.slice(0, 3).join(':')}:…:${steps.slice(-2).join(':')} (${steps.length} steps)`;
+}
+
+/**
+ * What a failure says regardless of the generated values: the first line of its expectation
+ * with quoted strings, code point lists and numbers masked. Two failures with the same shape
+ * failed the same way.
+ */
+export function failureShape(error: unknown): string {
+  const text = error instanceof ConformanceFailure ? error.detail.expected : error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/ ?\[U\+[^\]]*\]/g, '').replace(/\d+/g, 'N');
+}
+
+/** Thrown by a predicate to make fast-check stop at once and keep the counterexample found so far. */
+const interrupt = (): never => {
+  throw new fc.PreconditionFailure(true);
+};
+
+/** Requests the run's client has sent (both accounts share it); 0 where there is none (unit tests). */
+function requestsSent(t: RuleContext): number {
+  return (t.api.http as { stats?: { requests: number } }).stats?.requests ?? 0;
+}
+
+interface ShardResult {
+  readonly index: number;
+  readonly seed: number;
+  readonly runs: number;
+  /** What the search phase found, as fast-check reported it. */
+  readonly details: Pick<fc.RunDetails<unknown>, 'failed' | 'interrupted' | 'numRuns' | 'counterexamplePath' | 'errorInstance'>;
+}
+
+/**
  * Checks the property; `key` names it among the rule's properties (it seeds it). Suite
  * errors (a timeout, a rate limit) end the property at once, without shrinking, as errors.
+ *
+ * Two phases. Search: the shards run side by side and each stops at its first failure
+ * (endOnFailure); once a shard failed, the shards after it stop too, since only the first
+ * failing shard is reported, and which one that is does not depend on timing. Shrink: that
+ * shard's failing run is replayed from its seed and path and shrunk alone, within
+ * SHRINK_BUDGET. Shrinking one counterexample, not one per failing shard, is most of the saving.
  */
 export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   t: RuleContext,
   key: string,
   arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
   predicate: (...args: Ts) => Promise<void>,
+  options: PropertyOptions = {},
 ): Promise<void> {
   let aborted: unknown;
-  const property = fc.asyncProperty(...arbitraries, async (...args: Ts) => {
-    // Once the suite cannot run, every further try passes: shrinking stops at once.
-    if (aborted !== undefined) return;
-    try {
-      await predicate(...args);
-    } catch (error) {
-      if (isSuiteError(error)) aborted = error;
-      throw error;
-    }
-  });
-  const shards = Array.from({ length: PROPERTY_SHARDS }, (_, i) => ({ index: i, runs: shardRuns(t.settings.runs, PROPERTY_SHARDS, i) })).filter((sh) => sh.runs > 0);
-  const results = await Promise.all(
-    shards.map(async (sh) => ({
-      ...sh,
-      details: await fc.check(property, {
-        seed: propertySeed(t.settings.seed, `${t.rule.id}:${key}#${sh.index}`),
-        numRuns: sh.runs,
-        interruptAfterTimeLimit: t.settings.propertyBudgetMs,
-        markInterruptAsFailure: false,
-      }),
-    })),
-  );
+  let firstFailed = Number.POSITIVE_INFINITY;
+  const shards = Array.from({ length: PROPERTY_SHARDS }, (_, i) => ({
+    index: i,
+    runs: shardRuns(t.settings.runs, PROPERTY_SHARDS, i),
+    seed: propertySeed(t.settings.seed, `${t.rule.id}:${key}#${i}`),
+  })).filter((sh) => sh.runs > 0);
+
+  const search = async (shard: { index: number; runs: number; seed: number }): Promise<ShardResult> => {
+    const property = fc.asyncProperty(...arbitraries, async (...args: Ts) => {
+      // Once the suite cannot run, or an earlier shard failed, this shard stops at once.
+      if (aborted !== undefined || shard.index > firstFailed) interrupt();
+      try {
+        await predicate(...args);
+      } catch (error) {
+        if (isSuiteError(error)) aborted ??= error;
+        else firstFailed = Math.min(firstFailed, shard.index);
+        throw error;
+      }
+    });
+    const details = await fc.check(property, {
+      seed: shard.seed,
+      numRuns: shard.runs,
+      endOnFailure: true,
+      interruptAfterTimeLimit: t.settings.propertyBudgetMs,
+      markInterruptAsFailure: false,
+    });
+    const { failed, interrupted, numRuns, counterexamplePath, errorInstance } = details;
+    return { ...shard, details: { failed, interrupted, numRuns, counterexamplePath, errorInstance } };
+  };
+  const results = await Promise.all(shards.map(search));
+
+  const failed = aborted === undefined ? results.find((r) => r.details.failed && r.details.counterexamplePath !== null) : undefined;
   const completed = results.reduce((n, r) => n + r.details.numRuns, 0);
-  const interrupted = results.some((r) => r.details.interrupted);
-  await t.annotate(`${completed} of ${t.settings.runs}${interrupted ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : ''}`, 'runs');
+  const stoppedByBudget = !failed && results.some((r) => r.details.interrupted);
+  await t.annotate(
+    `${completed} of ${t.settings.runs}${stoppedByBudget ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : ''}${failed ? ' (stopped at the first failure)' : ''}`,
+    'runs',
+  );
   if (aborted !== undefined) throw aborted;
-  const failed = results.find((r) => r.details.failed);
-  if (!failed) return;
-  const { details } = failed;
-  const error = details.errorInstance;
+  if (!failed) {
+    const dependent = takeBodyDefect(t);
+    if (dependent) throw dependent;
+    return;
+  }
+  takeBodyDefect(t);
+  const shrunk = await shrink(t, failed, arbitraries, predicate, options.shrinkBudget ?? SHRINK_BUDGET);
+  const error = shrunk.error;
+  const runIndex = Number(failed.details.counterexamplePath!.split(':')[0]);
   const replay = [
-    `fast-check: shard ${failed.index + 1} of ${shards.length} failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s); seed ${details.seed}, path ${details.counterexamplePath}`,
+    `fast-check: shard ${failed.index + 1} of ${shards.length} failed at run ${runIndex + 1} of ${failed.runs}; ${shrunk.numShrinks} shrink(s); seed ${failed.seed}, path ${compactPath(shrunk.path)}`,
+    ...shrunk.notes,
     `replay: ${replayCommand(t)}`,
   ].join('\n');
   if (error instanceof ConformanceFailure) {
@@ -87,4 +170,67 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     throw new ConformanceFailure(error.rule, { ...error.detail, note }, t.api.http.redactor);
   }
   throw new Error(`${t.rule.id} property ${key} threw an unexpected error: ${(error as Error)?.message ?? String(error)}\n${replay}`);
+}
+
+interface Shrunk {
+  readonly error: unknown;
+  readonly path: string;
+  readonly numShrinks: number;
+  /** What the report should say about how the counterexample was reached. */
+  readonly notes: string[];
+}
+
+/** Replays the failing shard's run from its seed and path, and shrinks it within the budget. */
+async function shrink<Ts extends [unknown, ...unknown[]]>(
+  t: RuleContext,
+  failed: ShardResult,
+  arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
+  predicate: (...args: Ts) => Promise<void>,
+  budget: ShrinkBudget,
+): Promise<Shrunk> {
+  const first = failed.details.errorInstance;
+  const shapes = new Set([failureShape(first)]);
+  let tries = 0;
+  let failures = 0;
+  let cut: string | undefined;
+  const startRequests = requestsSent(t);
+  const started = performance.now();
+  const property = fc.asyncProperty(...arbitraries, async (...args: Ts) => {
+    // The replayed run passed: the failure depends on the server's state, not on the input alone.
+    if (tries > 0 && failures === 0) interrupt();
+    const requests = requestsSent(t) - startRequests;
+    const ms = performance.now() - started;
+    if (tries > 0 && (requests >= budget.requests || ms >= budget.ms)) {
+      cut ??= `shrinking was cut short after ${requests} request(s) and ${(ms / 1000).toFixed(1)} s (budget: ${budget.requests} requests or ${budget.ms / 1000} s per property): the counterexample is the smallest found so far, not necessarily the smallest`;
+      interrupt();
+    }
+    tries += 1;
+    try {
+      await predicate(...args);
+    } catch (error) {
+      if (isSuiteError(error)) {
+        // The counterexample so far stands; the suite error is the tests' to report.
+        cut ??= `shrinking stopped when a request failed (${(error as Error).message.split('\n')[0]}): the counterexample is the smallest found before`;
+        interrupt();
+      }
+      failures += 1;
+      shapes.add(failureShape(error));
+      throw error;
+    }
+  });
+  const details = await fc.check(property, { seed: failed.seed, path: failed.details.counterexamplePath!, numRuns: failed.runs });
+  if (!details.failed || details.counterexamplePath === null) {
+    return {
+      error: first,
+      path: failed.details.counterexamplePath!,
+      numShrinks: 0,
+      notes: ["not shrunk: the failing run passed when replayed (the failure depends on the server's state, not on the input alone)"],
+    };
+  }
+  const notes = cut ? [cut] : [];
+  // Every try failed, the first run of the shard included, and in the same way: the input does not matter.
+  if (failures === tries && failed.details.numRuns === 1 && tries > 1 && shapes.size === 1) {
+    notes.push(`every generated input failed the same way (${tries} of ${tries} tries, shrinking included): shown is the simplest`);
+  }
+  return { error: details.errorInstance, path: details.counterexamplePath, numShrinks: details.numShrinks, notes };
 }

@@ -2,6 +2,7 @@
  * Servers for the property-based rules: faults that only generated input or random
  * sequences find, and conformant servers with limits on input that must still pass.
  */
+import type { ServerResponse } from 'node:http';
 import { HttpError, ReferenceService } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
 import type { FaultCase } from './faults/case.ts';
@@ -97,3 +98,21 @@ export const NO_PADDING: VariantCase = {
 
 /** Conformant servers with limits on names the spec allows: each must pass the property rules from every seed. */
 export const CONFORMANT_LIMITS = [STRICT_NAMES, NO_PADDING];
+
+/**
+ * Every Error object without `code` (an FMT-2 fault), and names over 64 characters refused: the generated names of PROP-1 meet refusals whose body is not
+ * an Error object, which is FMT-2's to judge, and the property rules must not take the blame.
+ */
+export const ERRORS_WITHOUT_CODE: FaultCase = {
+  name: 'errors-without-code', rule: 'FMT-2', description: 'leaves `code` out of every Error object, and refuses names over 64 characters',
+  make: () => serve(new (class extends ReferenceService {
+    protected override validateCreate(value: unknown): WidgetInput {
+      const input = super.validateCreate(value);
+      if ([...input.name].length > 64) throw new HttpError(400, 'invalid_input', 'name must be 1 to 64 characters.');
+      return input;
+    }
+    protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+      this.sendJson(res, error.status, { message: error.message, request_id: requestId }, error.headers);
+    }
+  })()),
+};

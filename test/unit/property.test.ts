@@ -111,7 +111,7 @@ describe('checkProperty', () => {
       throw new ConformanceFailure(rule, { expected: 'the name back', received: 'another name' }, new Redactor([]));
     });
     await expect(failing).rejects.toBeInstanceOf(ConformanceFailure);
-    await expect(failing).rejects.toThrow(/fast-check: shard \d of \d failed after \d+ run\(s\) and \d+ shrink\(s\); seed -?\d+, path \S+/);
+    await expect(failing).rejects.toThrow(/fast-check: shard \d of \d failed at run \d+ of \d+; \d+ shrink\(s\); seed -?\d+, path \S+/);
     await expect(failing).rejects.toThrow(`replay: npm test -- --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
   });
 });
