@@ -117,5 +117,5 @@ export function compiled(source) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const done = build();
-  process.stdout.write(`build: ${done.length === 0 ? 'dist/ is up to date' : `compiled ${done.length} file(s) to ${relative(ROOT, DIST)}/`}\n`);
+  process.stderr.write(`build: ${done.length === 0 ? 'dist/ is up to date' : `compiled ${done.length} file(s) to ${relative(ROOT, DIST)}/`}\n`);
 }
