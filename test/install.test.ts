@@ -122,6 +122,7 @@ describe('installed from the packed tarball into an empty project', () => {
     const suites = readdirSync(join(PROJECT_ROOT, 'suites')).filter((f) => f.endsWith('.test.ts')).map((f) => `suites/${f}`);
     expect([...files].sort()).toEqual(suites.sort());
     expect(ran.stdout).toContain('Reports: reports/junit.xml');
+    expect(existsSync(join(project, 'node_modules', 'widget-conformance', 'reports')), 'nothing written in the installed package').toBe(false);
     expect(store.count(ACCOUNT), 'the widgets that were there before the run').toBe(EXISTING_WIDGETS);
   });
 
