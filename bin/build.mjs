@@ -93,7 +93,12 @@ export function build() {
   const stale = sources.filter((s) => manifest[s] !== now[s] || !existsSync(outputOf(s)));
   const orphaned = Object.keys(manifest).some((s) => !(s in now));
   if (stale.length === 0 && !orphaned) return [];
-  const ts = createRequire(import.meta.url)('typescript');
+  let ts;
+  try {
+    ts = createRequire(import.meta.url)('typescript');
+  } catch {
+    throw new Error(`${stale.length} file(s) of src/ or suites/ changed since dist/ was built, and TypeScript is not installed to compile them (npm ci installs it; --omit=dev does not)`);
+  }
   for (const source of stale) {
     const fileName = join(ROOT, source);
     const { outputText, diagnostics = [] } = ts.transpileModule(readFileSync(fileName, 'utf8'), { fileName, compilerOptions: COMPILER_OPTIONS, reportDiagnostics: true });
