@@ -1,5 +1,6 @@
 /**
- * The suite as an installable command: `npm pack`, the tarball installed into an empty project,
+ * The project installs without a warning of its dependencies' making, and the suite is an
+ * installable command: `npm pack`, the tarball installed into an empty project,
  * `npx widget-conformance --base-url …` run there against a loopback reference server whose
  * account already holds widgets. The install prints no warning of the suite's own making, the
  * package ships compiled JavaScript only (no TypeScript to compile, no tsx or esbuild), the
@@ -7,7 +8,7 @@
  * there before are still there.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -91,11 +92,25 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT_MS);
 afterAll(async () => server?.close());
 
+/** npm's warning lines, but the machine's own. */
+function warningsOf(ran: Ran): string[] {
+  return `${ran.stdout}\n${ran.stderr}`.split('\n').filter((l) => /^npm (warn|WARN)/.test(l) && !MACHINE_WARNINGS.some((m) => m.test(l)));
+}
+
+describe('the repository\'s own install', () => {
+  test('npm ci of the repository\'s package.json and lockfile prints no warning: no dependency has an install script, none is deprecated or conflicting', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'wcs-ci-'));
+    for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(PROJECT_ROOT, file), join(copy, file));
+    const ci = await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], copy);
+    expect(ci.exitCode, explain(ci)).toBe(0);
+    expect(warningsOf(ci), explain(ci)).toEqual([]);
+  }, INSTALL_TIMEOUT_MS);
+});
+
 describe('installed from the packed tarball into an empty project', () => {
   test('the install succeeds and prints no warning of the package\'s making (no install script, no deprecated or conflicting dependency)', () => {
     expect(install.exitCode, explain(install)).toBe(0);
-    const warnings = `${install.stdout}\n${install.stderr}`.split('\n').filter((l) => /^npm (warn|WARN)/.test(l) && !MACHINE_WARNINGS.some((m) => m.test(l)));
-    expect(warnings, explain(install)).toEqual([]);
+    expect(warningsOf(install), explain(install)).toEqual([]);
   });
 
   test('the package ships compiled JavaScript: no TypeScript source, no tsx, esbuild or typescript to run it', () => {
