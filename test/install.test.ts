@@ -8,7 +8,7 @@
  * there before are still there.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -71,6 +71,14 @@ function filesUnder(dir: string): string[] {
     .map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
+/** Temporary folders, each holding an install: removed at the end. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 let server: RunningReferenceServer;
 let store: WidgetStore;
 /** The user's project, with the tarball installed. */
@@ -80,17 +88,20 @@ let install: Ran;
 beforeAll(async () => {
   store = prefilledStore(ACCOUNT, EXISTING_WIDGETS);
   server = await startReferenceServer({ store });
-  const packed = mkdtempSync(join(tmpdir(), 'wcs-pack-'));
+  const packed = scratchDir('wcs-pack-');
   const pack = await run('npm', ['pack', '--pack-destination', packed], PROJECT_ROOT);
   expect(pack.exitCode, explain(pack)).toBe(0);
   const tarballs = readdirSync(packed).filter((f) => f.endsWith('.tgz'));
   expect(tarballs).toHaveLength(1);
-  project = mkdtempSync(join(tmpdir(), 'wcs-project-'));
+  project = scratchDir('wcs-project-');
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'user-project', version: '1.0.0', private: true })}\n`);
   // Every dependency is in npm's cache after the repository's own `npm ci`.
   install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packed, tarballs[0]!)], project);
 }, INSTALL_TIMEOUT_MS);
-afterAll(async () => server?.close());
+afterAll(async () => {
+  await server?.close();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 /** npm's warning lines, but the machine's own. */
 function warningsOf(ran: Ran): string[] {
@@ -99,7 +110,7 @@ function warningsOf(ran: Ran): string[] {
 
 describe('the repository\'s own install', () => {
   test('npm ci of the repository\'s package.json and lockfile prints no warning: no dependency has an install script, none is deprecated or conflicting', async () => {
-    const copy = mkdtempSync(join(tmpdir(), 'wcs-ci-'));
+    const copy = scratchDir('wcs-ci-');
     for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(PROJECT_ROOT, file), join(copy, file));
     const ci = await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], copy);
     expect(ci.exitCode, explain(ci)).toBe(0);

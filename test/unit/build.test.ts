@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codePath, PROJECT_ROOT, sourcePath } from '../../src/paths.ts';
 
 interface BuildModule {
@@ -33,6 +33,8 @@ beforeAll(async () => {
   writeFileSync(join(root, 'suites', 'x.test.ts'), `import type { Big } from ${Q}../src/lib/none.ts${Q};\nimport { answer } from ${Q}../src/lib/answer.ts${Q};\nexport const shown: Big | number = answer;\n`);
   builder = (await import(pathToFileURL(join(root, 'bin', 'build.mjs')).href)) as BuildModule;
 });
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const read = (path: string) => readFileSync(join(root, 'dist', path), 'utf8');
 
