@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // `npm run bench`: times the suite against the reference server with and without latency (src/cli/bench.ts).
-import { runTypeScript } from './load-ts.mjs';
+import { run } from './run.mjs';
 
-await runTypeScript('src/cli/bench.ts');
+await run('src/cli/bench.ts');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // `npm run cleanup`: deletes widgets left by killed runs (src/cli/cleanup.ts).
-import { runTypeScript } from './load-ts.mjs';
+import { run } from './run.mjs';
 
-await runTypeScript('src/cli/cleanup.ts');
+await run('src/cli/cleanup.ts');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // `npm run compare`: src/cli/compare-main.ts.
-import { runTypeScript } from './load-ts.mjs';
+import { run } from './run.mjs';
 
-await runTypeScript('src/cli/compare-main.ts');
+await run('src/cli/compare-main.ts');

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: the conformance run (src/cli/main.ts); `widget-conformance compare …` and
-// `widget-conformance verify …` are the comparison and the bundle check (npm run compare / verify).
-import { runTypeScript } from './load-ts.mjs';
+// `widget-conformance` (`npm test` in this repository): the conformance run (src/cli/main.ts).
+// Subcommands: `cleanup` deletes widgets left by killed runs (src/cli/cleanup.ts); `compare`
+// and `verify` are the comparison matrix and the report-bundle check (npm run compare / verify).
+import { run } from './run.mjs';
 
-const SUBCOMMANDS = { compare: 'src/cli/compare-main.ts', verify: 'src/cli/verify-main.ts' };
-const sub = SUBCOMMANDS[process.argv[2]];
+const SUBCOMMANDS = { cleanup: 'src/cli/cleanup.ts', compare: 'src/cli/compare-main.ts', verify: 'src/cli/verify-main.ts' };
+const sub = Object.hasOwn(SUBCOMMANDS, process.argv[2] ?? '') ? SUBCOMMANDS[process.argv[2]] : undefined;
+// Each entry reads its flags from process.argv like the run does: without the subcommand.
 if (sub) process.argv.splice(2, 1);
-await runTypeScript(sub ?? 'src/cli/main.ts');
+await run(sub ?? 'src/cli/main.ts');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // `npm run soak`: the whole suite many times in a row against the reference server (src/cli/soak.ts).
-import { runTypeScript } from './load-ts.mjs';
+import { run } from './run.mjs';
 
-await runTypeScript('src/cli/soak.ts');
+await run('src/cli/soak.ts');

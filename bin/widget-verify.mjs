@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // `npm run verify`: src/cli/verify-main.ts.
-import { runTypeScript } from './load-ts.mjs';
+import { run } from './run.mjs';
 
-await runTypeScript('src/cli/verify-main.ts');
+await run('src/cli/verify-main.ts');

@@ -243,7 +243,8 @@ export function helpText(): string {
     `  ${flag.padEnd(flagWidth)}  ${env.padEnd(envWidth)}  ${fallback}`.trimEnd();
 
   return [
-    'Usage: npm test -- [options]',
+    'Usage: widget-conformance [options]           (in a checkout of the suite: npm test -- [options])',
+    '       widget-conformance cleanup [options]   deletes widgets left behind by killed runs',
     '',
     'Checks a Widget Service deployment against the conformance rules.',
     'Without --base-url the suite runs against its embedded reference server.',

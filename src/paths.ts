@@ -1,6 +1,6 @@
 /**
- * Where things are: the project (found from this module's location, which may be a bundle
- * under node_modules/.cache), and the user's directory, which relative paths the user gives
+ * Where things are: the project (found from this module's location, which is src/ when the
+ * self-tests run the TypeScript and dist/src/ when a bin runs the compiled code), and the user's directory, which relative paths the user gives
  * are resolved against and printed paths are relative to.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
@@ -20,6 +20,27 @@ function findRoot(): string {
 
 /** The project root: package.json, suites/, schemas/. */
 export const PROJECT_ROOT = findRoot();
+
+/** True when this module is the compiled JavaScript under dist/ (every bin runs that). */
+const COMPILED = fileURLToPath(import.meta.url).endsWith('.js');
+const DIST = 'dist';
+
+/**
+ * The file to load for a source path relative to the root (`src/harness/setup.ts`): itself
+ * when running the TypeScript, its compiled form under dist/ otherwise.
+ */
+export function codePath(source: string): string {
+  return COMPILED ? join(PROJECT_ROOT, DIST, source.replace(/\.ts$/, '.js')) : join(PROJECT_ROOT, source);
+}
+
+/** The scenario suites vitest runs, relative to the root: compiled under dist/ when a bin runs this. */
+export const SUITES_GLOB = COMPILED ? `${DIST}/suites/**/*.test.js` : 'suites/**/*.test.ts';
+
+/** The source path a loaded file (relative to the root) was compiled from: what reports name. */
+export function sourcePath(loaded: string): string {
+  const parts = loaded.split(/[\\/]/);
+  return parts[0] === DIST ? parts.slice(1).join('/').replace(/\.js$/, '.ts') : loaded;
+}
 
 function realpath(path: string): string {
   try {

@@ -52,21 +52,37 @@ export function parseRfc3339(value: string): number {
   return Date.parse(value.toUpperCase().replace(/:60(?=[.Z+-])/, ':59'));
 }
 
-function compile(): Record<SchemaName, ValidateFunction> {
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+export const SCHEMA_NAMES: readonly SchemaName[] = ['widget', 'page', 'error', 'create-request', 'conformance-report', 'har'];
+
+function newAjv(): InstanceType<typeof Ajv2020> {
+  // No check of each schema against the 2020-12 meta-schema at every start (compiling the
+  // meta-schema is a tenth of a second, in the runner and again in the worker): the schemas are
+  // the project's own files, checked against it by test/unit/schema-files.test.ts.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
   addFormats(ajv);
   ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime });
-  const names: SchemaName[] = ['widget', 'page', 'error', 'create-request', 'conformance-report', 'har'];
-  for (const name of names) ajv.addSchema(loadSchema(name), `${name}.schema.json`);
-  const get = (name: SchemaName): ValidateFunction => {
-    const fn = ajv.getSchema(`${name}.schema.json`);
-    if (!fn) throw new Error(`schema ${name} did not compile`);
-    return fn;
-  };
-  return Object.fromEntries(names.map((name) => [name, get(name)])) as Record<SchemaName, ValidateFunction>;
+  // Registered, not compiled: each schema may $ref another.
+  for (const name of SCHEMA_NAMES) ajv.addSchema(loadSchema(name), `${name}.schema.json`);
+  return ajv;
 }
 
-let validators: Record<SchemaName, ValidateFunction> | undefined;
+let ajv: InstanceType<typeof Ajv2020> | undefined;
+const validators = new Map<SchemaName, ValidateFunction>();
+
+/**
+ * The validator of one schema, compiled on first use: a run checks bodies against the four
+ * small schemas, and compiling the report's and HAR's as well took most of a second of every
+ * start (in the runner and again in the worker).
+ */
+function validatorOf(name: SchemaName): ValidateFunction {
+  const known = validators.get(name);
+  if (known) return known;
+  ajv ??= newAjv();
+  const fn = ajv.getSchema(`${name}.schema.json`);
+  if (!fn) throw new Error(`schema ${name} did not compile`);
+  validators.set(name, fn);
+  return fn;
+}
 
 /** One schema violation, ready to print. */
 export interface SchemaIssue {
@@ -82,8 +98,7 @@ export function validateSchema(name: SchemaName, value: unknown): SchemaIssue[] 
 
 /** Validates a value against a schema, describing at most `maxIssues` issues; `total` counts them all. */
 export function checkSchema(name: SchemaName, value: unknown, maxIssues = Number.POSITIVE_INFINITY): { issues: SchemaIssue[]; total: number } {
-  validators ??= compile();
-  const validate = validators[name];
+  const validate = validatorOf(name);
   if (validate(value)) return { issues: [], total: 0 };
   const errors = validate.errors ?? [];
   return { issues: errors.slice(0, maxIssues).map((e) => toIssue(e, value)), total: errors.length };

@@ -343,7 +343,7 @@ async function memoryRuns(args: BenchArgs, scope: string, run: Run): Promise<boo
   return ok;
 }
 
-// exitCode, not exit(): the loader (bin/load-ts.mjs) then deletes this bundle once the module settles;
+// exitCode, not exit(): the output has time to drain once the module settles;
 // every server and child is closed by now, so nothing keeps the process alive.
 await main().then(
   (code) => {

@@ -1,5 +1,6 @@
 /**
- * `npm run cleanup -- --base-url … --token … [--second-token …]`: after a run that was
+ * `widget-conformance cleanup --base-url … --token … [--second-token …]` (`widget-cleanup`,
+ * `npm run cleanup -- …` in the repository): after a run that was
  * killed before it could clean up, walks each account and deletes the widgets that carry any
  * run marker of this suite as a whole word (`wcs-` and 14 letters and digits with a checksum,
  * see harness/marker.ts), each proven by the list entry that shows it. Nothing else is touched.
@@ -34,7 +35,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (config.help) {
-    process.stdout.write('Usage: npm run cleanup -- --base-url URL --token T [--second-token T2]\nDeletes the widgets that carry a wcs- run marker of this suite, and nothing else.\n');
+    process.stdout.write('Usage: widget-conformance cleanup --base-url URL --token T [--second-token T2]   (or widget-cleanup …; in a checkout of the suite: npm run cleanup -- …)\nDeletes the widgets that carry a wcs- run marker of this suite, and nothing else.\n');
     return 0;
   }
   const secrets = secretsOf(config);

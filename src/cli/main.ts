@@ -32,7 +32,6 @@ import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { checkNpmKeptOptions } from './npm-options.ts';
 import { probe } from './probe.ts';
 import { redactProcessOutput } from './redact-output.ts';
-import { runSuites } from './run-vitest.ts';
 import { sumStats, totalStats } from './stats.ts';
 import { renderSummary } from './summary.ts';
 import { chooseTarget, type Target } from './target.ts';
@@ -171,6 +170,8 @@ async function main(): Promise<number> {
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
 
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
+    // Loaded only now: vitest is most of the start-up, and --help, --list or a usage error need none of it.
+    const { runSuites } = await import('./run-vitest.ts');
     const vitest = await runSuites({
       settings: settingsFor(config, target, marker, statsDir, deadline, ca),
       ...(only ? { testNamePattern: testNamePattern(only) } : {}),

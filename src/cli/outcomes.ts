@@ -6,6 +6,7 @@
 export type { Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
+import { sourcePath } from '../paths.ts';
 import { RULES } from '../rules.ts';
 import { curlCommand } from '../report/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -78,7 +79,8 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
   const tests: TestOutcome[] = [];
   const suiteErrors: string[] = [];
   for (const mod of modules) {
-    const file = mod.relativeModuleId;
+    // Named by its source, the same whether the TypeScript or its compiled form ran.
+    const file = sourcePath(mod.relativeModuleId);
     for (const test of mod.children.allTests()) {
       // Tests --only left out are not skips: they are not part of this run.
       if (only && !only.has(test.meta().rule ?? '')) continue;

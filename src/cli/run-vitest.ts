@@ -3,10 +3,9 @@
  * flags). One worker, tests of a file concurrent: the worker's single HTTP client then
  * bounds requests in flight across the whole run, as --concurrency promises.
  */
-import { join } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import type { SuiteSettings } from '../harness/settings.ts';
-import { PROJECT_ROOT } from '../paths.ts';
+import { codePath, PROJECT_ROOT, SUITES_GLOB } from '../paths.ts';
 import { SetupAwareReporter } from './quiet-reporter.ts';
 
 export interface VitestRunOptions {
@@ -30,8 +29,9 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       root: PROJECT_ROOT,
       config: false,
       watch: false,
-      include: ['suites/**/*.test.ts'],
-      setupFiles: [join(PROJECT_ROOT, 'src/harness/setup.ts')],
+      // The compiled suites under dist/ when a bin runs this (an installed package has no other).
+      include: [SUITES_GLOB],
+      setupFiles: [codePath('src/harness/setup.ts')],
       provide: { suiteSettings: settings },
       // No junit reporter: the runner writes junit.xml from its own report (report/junit.ts), valid
       // for CI tools and honest about tests that never ran.

@@ -1,0 +1,19 @@
+// What every bin does: in a source checkout, brings dist/ up to date first (bin/build.mjs: a few
+// milliseconds when nothing changed), so that a run after an edit runs the edited code; then
+// imports the compiled entry natively. An installed package ships dist/ and never compiles.
+// A new command is one line: `await run('src/cli/<entry>.ts');` in a bin/<name>.mjs.
+import { pathToFileURL } from 'node:url';
+import { build, compiled, isSourceCheckout } from './build.mjs';
+
+/** Runs the compiled form of `source` (a path relative to the project root, e.g. `src/cli/main.ts`). */
+export async function run(source) {
+  if (isSourceCheckout()) {
+    try {
+      build();
+    } catch (error) {
+      process.stderr.write(`widget-conformance: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(3);
+    }
+  }
+  await import(pathToFileURL(compiled(source)).href);
+}
