@@ -9,6 +9,7 @@ import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } fr
 import { RULES } from '../rules.ts';
 import { curlCommand } from '../report/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { rootCauses } from '../report/root-causes.ts';
 
 /** The detail a ConformanceFailure carries through vitest's error serialisation. */
 function failureOf(error: { message: string; detail?: unknown }): FailureReport {
@@ -23,8 +24,14 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
 }
 
 
-// When a rule has several tests, the worst outcome speaks for it.
-const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
+// When a rule has several tests, the worst outcome speaks for it. Inconclusive sits below error:
+// a failure elsewhere explains it, while an error is a problem of its own.
+const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, inconclusive: 3, error: 4, fail: 5 };
+
+/** An InconclusiveError after vitest's serialisation: its code survives, with dependsOn (own properties). */
+function isInconclusive(error: { name?: string; code?: unknown }): boolean {
+  return error.code === 'ERR_INCONCLUSIVE';
+}
 
 /** Why a test that never ran is skipped: CI must never count it as passed. */
 function notRunReason(interruptedBy: NodeJS.Signals | undefined): string {
@@ -40,10 +47,18 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
   const messages = errors.map((e) => e.message);
   const failures = errors.filter((e) => e.name === 'ConformanceFailure').map((e) => failureOf(e as { message: string; detail?: unknown }));
   const runs = annotations.find((a) => a.type === 'runs')?.message;
+  const inconclusive = errors.filter((e) => isInconclusive(e as { code?: unknown }));
   let outcome: Outcome;
   if (result.state === 'skipped' || result.state === 'pending') outcome = 'skip';
-  else if (result.state === 'failed') outcome = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure') ? 'fail' : 'error';
-  else outcome = warnings.length > 0 ? 'warn' : 'pass';
+  else if (result.state === 'failed') {
+    const judged = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure' || isInconclusive(e as { code?: unknown }));
+    // A failure the test did see outweighs what it could not check.
+    outcome = !judged ? 'error' : failures.length > 0 ? 'fail' : 'inconclusive';
+  } else outcome = warnings.length > 0 ? 'warn' : 'pass';
+  const dependsOn = [...new Set(inconclusive.flatMap((e) => {
+    const d = (e as { dependsOn?: unknown }).dependsOn;
+    return Array.isArray(d) ? d.filter((x): x is string => typeof x === 'string') : [];
+  }))];
   return {
     rule: test.meta().rule ?? '(none)',
     title: test.name,
@@ -53,6 +68,7 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
     failures,
     warnings,
     ...(runs ? { runs } : {}),
+    ...(outcome === 'inconclusive' ? { dependsOn } : {}),
     ...(outcome === 'skip' ? { skipReason: skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy)) } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
   };
@@ -90,12 +106,27 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
   return { tests, rules, suiteErrors };
 }
 
+/** The rules each inconclusive rule of the run depends on (its tests' dependsOn, merged). */
+export function dependsOnOf(rule: RuleOutcome): string[] {
+  return [...new Set(rule.tests.filter((t) => t.outcome === 'inconclusive').flatMap((t) => t.dependsOn ?? []))];
+}
+
+/** Inconclusive rules that no failed rule explains (none, or only a SHOULD warning): the run is incomplete. */
+export function unexplainedInconclusive(outcomes: RunOutcomes): string[] {
+  const { inconclusive } = rootCauses(outcomes.rules.map((r) => ({ id: r.rule.id, outcome: r.outcome, dependsOn: dependsOnOf(r) })));
+  const failed = new Set(outcomes.rules.filter((r) => r.outcome === 'fail').map((r) => r.rule.id));
+  return [...inconclusive].filter(([, e]) => !e.explainedBy.some((id) => failed.has(id))).map(([id]) => id);
+}
+
 /**
  * 0 conformant; 1 a rule failed that is not in the baseline; 3 the suite could not complete
- * (errors, and no such failure).
+ * (errors, or an inconclusive rule no failure explains, and no such failure). An inconclusive rule
+ * never passes: explained by a failure, the failure decides the code (1, or 0 when the baseline
+ * expects it); explained by a SHOULD warning only, or by nothing, the run is incomplete (3).
  */
 export function exitCodeOf(outcomes: RunOutcomes, baseline: ReadonlySet<string> = new Set()): number {
   if (outcomes.rules.some((r) => r.outcome === 'fail' && !baseline.has(r.rule.id))) return 1;
   if (outcomes.suiteErrors.length > 0 || outcomes.rules.some((r) => r.outcome === 'error')) return 3;
+  if (unexplainedInconclusive(outcomes).length > 0) return 3;
   return 0;
 }
