@@ -121,6 +121,8 @@ export function headlineOf(tests: readonly HeadlineTest[]): string | undefined {
   const t = tests.find((x) => BROKEN.has(x.outcome));
   if (!t) return undefined;
   const title = t.title.replace(/^[A-Z]+-\d+ /, '');
-  const received = t.failures?.find((f) => f.received !== undefined)?.received ?? /received: (.*?)(?: \| |$)/.exec(t.warnings?.[0] ?? '')?.[1];
+  // A failure carries what was received; a warning keeps it as a "received: …" line of its message.
+  const text = t.failures?.[0]?.message ?? t.warnings?.[0] ?? '';
+  const received = t.failures?.find((f) => f.received !== undefined)?.received ?? /received: (.*?)(?: \| |\n|$)/.exec(text)?.[1];
   return received === undefined ? cut(title) : `${cut(title)} (received ${cut(received)})`;
 }
