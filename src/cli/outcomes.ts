@@ -47,6 +47,13 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
   const messages = errors.map((e) => e.message);
   const failures = errors.filter((e) => e.name === 'ConformanceFailure').map((e) => failureOf(e as { message: string; detail?: unknown }));
   const runs = annotations.find((a) => a.type === 'runs')?.message;
+  // Explained by other rules only when every failure says so (a failure of its own is the rule's).
+  const failureExplainers = errors.filter((e) => e.name === 'ConformanceFailure').map((e) => ((e as { detail?: { explainedBy?: unknown } }).detail?.explainedBy));
+  const warningExplainers = annotations.filter((a) => a.type === 'explained-by').map((a) => a.message.split(','));
+  const explainers = [...failureExplainers, ...warningExplainers];
+  const explainedBy = explainers.length > 0 && explainers.every((x) => Array.isArray(x) && x.length > 0) && (failureExplainers.length > 0 || warningExplainers.length === warnings.length)
+    ? [...new Set(explainers.flatMap((x) => (x as string[]).filter((id) => typeof id === 'string')))]
+    : undefined;
   const inconclusive = errors.filter((e) => isInconclusive(e as { code?: unknown }));
   let outcome: Outcome;
   if (result.state === 'skipped' || result.state === 'pending') outcome = 'skip';
@@ -69,6 +76,7 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
     warnings,
     ...(runs ? { runs } : {}),
     ...(outcome === 'inconclusive' ? { dependsOn } : {}),
+    ...((outcome === 'fail' || outcome === 'warn') && explainedBy ? { explainedBy } : {}),
     ...(outcome === 'skip' ? { skipReason: skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy)) } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
   };
@@ -96,6 +104,11 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     for (const error of mod.errors()) suiteErrors.push(`${file}: ${error.message}`);
   }
   for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);
+  return deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors });
+}
+
+/** Each rule of the catalogue with tests in the run, the worst outcome of its tests speaking for it. */
+function rulesOf(tests: readonly TestOutcome[]): RuleOutcome[] {
   const rules: RuleOutcome[] = [];
   for (const rule of RULES) {
     const own = tests.filter((t) => t.rule === rule.id);
@@ -103,7 +116,25 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     const outcome = own.reduce<Outcome>((worst, t) => (SEVERITY[t.outcome] > SEVERITY[worst] ? t.outcome : worst), 'skip');
     rules.push({ rule, outcome, tests: own });
   }
-  return { tests, rules, suiteErrors };
+  return rules;
+}
+
+/**
+ * One fault, the rule it breaks: a failed or warned test whose failures another rule's failure
+ * would explain (an Error object's shape is FMT-2's) becomes inconclusive under that rule when it
+ * failed or warned in this run; when it did not, the failure is the test's own and stays.
+ * Decided on the outcomes as collected, so chains resolve through inconclusive rules (root-causes.ts).
+ */
+export function deferToRootCauses(outcomes: RunOutcomes): RunOutcomes {
+  const broken = new Set(outcomes.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'warn').map((r) => r.rule.id));
+  const tests = outcomes.tests.map((t): TestOutcome => {
+    if ((t.outcome !== 'fail' && t.outcome !== 'warn') || !t.explainedBy) return t;
+    const by = t.explainedBy.filter((id) => id !== t.rule && broken.has(id));
+    if (by.length === 0) return t;
+    return { ...t, outcome: 'inconclusive', dependsOn: by, messages: t.messages.length > 0 ? t.messages : t.warnings };
+  });
+  if (tests.every((t, i) => t === outcomes.tests[i])) return outcomes;
+  return { ...outcomes, tests, rules: rulesOf(tests) };
 }
 
 /** The rules each inconclusive rule of the run depends on (its tests' dependsOn, merged). */

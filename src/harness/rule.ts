@@ -74,6 +74,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
     } catch (error) {
       if (error instanceof ConformanceFailure && r.level === 'SHOULD') {
         await ctx.annotate(firstLines(error.message), 'warning');
+        // A warning another rule's failure would explain (failure.ts explainedBy): the runner decides.
+        if (error.detail.explainedBy?.length) await ctx.annotate(error.detail.explainedBy.join(','), 'explained-by');
         if (run.settings.strict) throw error;
         return;
       }

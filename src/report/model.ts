@@ -37,6 +37,8 @@ export interface TestOutcome {
   readonly runs?: string;
   /** Inconclusive tests: the rules whose failure would explain it (InconclusiveError.dependsOn). */
   readonly dependsOn?: readonly string[];
+  /** A failed or warned test whose every failure another rule's failure would explain (harness/failure.ts explainedBy). */
+  readonly explainedBy?: readonly string[];
   readonly durationMs: number;
 }
 
