@@ -65,3 +65,13 @@ export function explainedBy<T>(rules: readonly string[], own: Rule, check: () =>
     throw error;
   }
 }
+
+/** Like explainedBy, for an async check, and only when `applies()` holds once the check has failed. */
+export async function explainedByWhen(applies: () => boolean, rules: readonly string[], own: Rule, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (error instanceof ConformanceFailure && applies()) explainedBy(rules, own, () => { throw error; });
+    throw error;
+  }
+}
