@@ -66,7 +66,8 @@ rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
 rule('FMT-3', 'every Widget in a page matches the Widget schema', async (t) => {
   await createOrFail(t);
   const res = await t.api.list();
-  expect2xx(t, res, 'a list');
+  // A list without limit that fails is PAGE-6's fault (the default page), not the schema's.
+  explainedBy(['PAGE-6'], t.rule, () => expect2xx(t, res, 'a list'));
   const data = jsonObject(t, res, 'the Widget page').data;
   t.check(Array.isArray(data), () => ({ expected: 'a page whose data is an array', received: preview(data), exchanges: [res.exchange] }));
   (data as unknown[]).forEach((widget, i) => expectSchema(t, 'widget', widget, res, `data[${i}] of the page`));
