@@ -88,12 +88,16 @@ rule('CRUD-1', 'a widget created with only a name is returned with that name and
   const sent = { name: t.name() };
   const res = await t.api.create(sent);
   const widget = createdWidget(t, res);
-  // Without a description sent, absent or empty is faithful; any other value was invented.
-  t.check(widget.name === sent.name && (widget.description === undefined || widget.description === ''), () => ({
+  // Without a description sent, absent or empty is faithful; any other value was invented. A
+  // description that is not a string (null) breaks the Widget schema first: FMT-3's.
+  const schemaBroken = widget.name === sent.name && widget.description !== undefined && typeof widget.description !== 'string';
+  const check = (): void => t.check(widget.name === sent.name && (widget.description === undefined || widget.description === ''), () => ({
     expected: `name ${preview(sent.name)} and no description (absent or "")`,
     received: `name ${preview(widget.name)} and description ${preview(widget.description)}`,
     exchanges: [res.exchange],
   }));
+  if (schemaBroken) explainedBy(['FMT-3'], t.rule, check);
+  else check();
 });
 
 rule('CRUD-2', "created_at is the creation time, within the clock tolerance of the client's clock", async (t) => {
@@ -103,11 +107,13 @@ rule('CRUD-2', "created_at is the creation time, within the clock tolerance of t
   const widget = createdWidget(t, res);
   const at = typeof widget.created_at === 'string' ? parseRfc3339(widget.created_at) : Number.NaN;
   const tol = t.settings.clockToleranceMs;
-  t.check(!Number.isNaN(at) && at >= before - tol && at <= after + tol, () => ({
+  // A created_at that is not RFC 3339 is the schema's fault (FMT-3); this rule judges the time.
+  const judge = Number.isNaN(at) ? (f: () => void): void => explainedBy(['FMT-3'], t.rule, f) : (f: () => void): void => f();
+  judge(() => t.check(!Number.isNaN(at) && at >= before - tol && at <= after + tol, () => ({
     expected: `an RFC 3339 time between ${new Date(before - tol).toISOString()} and ${new Date(after + tol).toISOString()} (request sent ${new Date(before).toISOString()}, tolerance ${tol} ms, --clock-tolerance)`,
     received: `created_at ${preview(widget.created_at)}${Number.isNaN(at) ? ' (not an RFC 3339 date-time)' : `, ${Math.round((at - before) / 1000)} s from the request`}`,
     exchanges: [res.exchange],
-  }));
+  })));
 });
 
 rule('CRUD-3', `${ID_SAMPLE} widgets created at once all have distinct ids`, async (t) => {
