@@ -52,6 +52,9 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'id-is-a-number', rule: 'FMT-3', description: 'sends ids as JSON numbers (a database sequence serialised as is)',
+    inconclusive: { 'FMT-1': 'FMT-3', 'CRUD-1': 'FMT-3', 'CRUD-2': 'FMT-3', 'CRUD-3': 'FMT-3', 'CRUD-4': 'FMT-3', 'CRUD-5': 'FMT-3', 'CRUD-6': 'FMT-3', 'DEL-1': 'FMT-3', 'DEL-2': 'FMT-3', 'DEL-3': 'FMT-3', 'ISO-1': 'FMT-3', 'ISO-2': 'FMT-3', 'ISO-3': 'FMT-3', 'ISO-4': 'FMT-3', 'ISO-5': 'FMT-3', 'AUTH-4': 'FMT-3' },
+    wrongBlame: { 'PAGE-6': 'TODO(pagination): the page schema check should defer its Widget items to FMT-3 (harness/failure.ts explainedBy)', 'PAGE-8': 'TODO(pagination): as PAGE-6' },
+    unsteady: { 'PAGE-1': 'TODO(pagination): inconclusive with no dependsOn (the walks cannot create their widgets); should name FMT-3', 'PAGE-2': 'TODO(pagination): as PAGE-1', 'PAGE-3': 'TODO(pagination): as PAGE-1', 'PAGE-4': 'TODO(pagination): as PAGE-1', 'PAGE-5': 'TODO(pagination): as PAGE-1', 'PAGE-7': 'TODO(pagination): as PAGE-1' },
     make: () => serve(new (class extends ReferenceService {
       private readonly numbers = new Map<string, number>();
       protected override toJson(widget: StoredWidget): WidgetJson {
