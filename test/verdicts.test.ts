@@ -5,6 +5,7 @@
  * and a fault that strikes once is still a failure, labelled intermittent in every report with
  * the evidence of both attempts.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
@@ -13,7 +14,15 @@ import { ReferenceService, type Reply, type WidgetJson } from '../src/reference/
 import { CRUD_FAULTS, FMT_FAULTS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { serve } from './servers/support.ts';
-import { explain, outcomesOf } from './support/suite-runner.ts';
+import { explain, outcomesOf, type SuiteRun } from './support/suite-runner.ts';
+import { PROJECT_ROOT } from '../src/paths.ts';
+
+/** xmllint's complaints about the run's junit.xml ('' when it validates against junit-10.xsd). */
+function junitProblems(run: SuiteRun): string {
+  const result = spawnSync('xmllint', ['--noout', '--schema', join(PROJECT_ROOT, 'schemas/junit-10.xsd'), join(run.reportDir, 'junit.xml')], { encoding: 'utf8' });
+  if (result.error) throw new Error(`xmllint could not run (Debian's libxml2-utils): ${result.error.message}`);
+  return result.status === 0 ? '' : result.stderr;
+}
 
 const faultNamed = (name: string) => {
   const fault = [...CRUD_FAULTS, ...FMT_FAULTS].find((f) => f.name === name);
@@ -52,6 +61,7 @@ describe.concurrent('verdicts', () => {
     expect(run.stdout).toMatch(/MUST {3}0 passed, 1 failed, 0 warned, 1 inconclusive/);
     const junit = readFileSync(join(run.reportDir, 'junit.xml'), 'utf8');
     expect(junit).toContain('<skipped message="inconclusive: depends on CRUD-3, which failed"/>');
+    expect(junitProblems(run)).toBe('');
   });
 
   test('FMT-2 Error objects without a message: the rules that check an Error object are inconclusive under FMT-2, not failed', async () => {
@@ -83,6 +93,7 @@ describe.concurrent('verdicts', () => {
     expect(file('conformance.md')).toContain('CRUD-1 (intermittent: passed on the second attempt, same seed)');
     expect(file('conformance.html')).toContain('Intermittent: failed on the first attempt, passed on the second (same seed); still a failure');
     expect(file('junit.xml')).toMatch(/<failure type="MUST rule failed, intermittent" message="intermittent \(passed on the second attempt\): /);
+    expect(junitProblems(run)).toBe('');
     // The second attempt's widgets are cleaned up with the first's.
     expect(run.report?.cleanup.verified, explain(run)).toBe(true);
   });
