@@ -4,7 +4,7 @@
  * the JSON report say of them.
  */
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, unexplainedInconclusive } from '../../src/cli/outcomes.ts';
+import { deferToRootCauses, exitCodeOf, unexplainedInconclusive } from '../../src/cli/outcomes.ts';
 import { rulesToRecheck, withSecondAttempt } from '../../src/cli/recheck.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { renderJunit } from '../../src/report/junit.ts';
@@ -40,6 +40,28 @@ describe('exit codes with inconclusive rules', () => {
   it('a rule with a failed test and an inconclusive one is failed', () => {
     const run = outcomesOf([testOf('PAGE-1', 'fail'), inconclusive('PAGE-1', ['CRUD-3'])]);
     expect(run.rules[0]?.outcome).toBe('fail');
+  });
+});
+
+describe('failures another rule explains (deferToRootCauses)', () => {
+  const shapeOnly = (rule: string) => testOf(rule, 'fail', { explainedBy: ['FMT-2'] });
+
+  it('go inconclusive under the explaining rule when it failed in the run', () => {
+    const run = deferToRootCauses(outcomesOf([testOf('FMT-2', 'fail'), shapeOnly('CRUD-5'), shapeOnly('AUTH-1')]));
+    expect(run.rules.map((r) => [r.rule.id, r.outcome])).toEqual([['FMT-2', 'fail'], ['CRUD-5', 'inconclusive'], ['AUTH-1', 'inconclusive']]);
+    expect(run.tests.find((t) => t.rule === 'CRUD-5')?.dependsOn).toEqual(['FMT-2']);
+    expect(exitCodeOf(run)).toBe(FAILED);
+  });
+
+  it('stay failures of their own rule when the explaining rule passed or was not run', () => {
+    expect(deferToRootCauses(outcomesOf([testOf('FMT-2', 'pass'), shapeOnly('CRUD-5')])).rules.map((r) => r.outcome)).toEqual(['pass', 'fail']);
+    expect(deferToRootCauses(outcomesOf([shapeOnly('CRUD-5')])).rules.map((r) => r.outcome)).toEqual(['fail']);
+  });
+
+  it('a rule is never explained by itself, and a failure of its own outweighs an explained one', () => {
+    expect(deferToRootCauses(outcomesOf([shapeOnly('FMT-2')])).rules[0]?.outcome).toBe('fail');
+    const run = deferToRootCauses(outcomesOf([testOf('FMT-2', 'fail'), shapeOnly('CRUD-5'), testOf('CRUD-5', 'fail')]));
+    expect(run.rules.find((r) => r.rule.id === 'CRUD-5')?.outcome).toBe('fail');
   });
 });
 
