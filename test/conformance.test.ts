@@ -75,7 +75,26 @@ describe.concurrent('the suite', () => {
         expect(run.exitCode, explain(run)).toBe(1);
       } else {
         expect(outcome, explain(run)).toBe('warn');
-        expect(run.exitCode, explain(run)).toBe(0);
+      }
+      // The exact sets: no collateral failure the fault does not explain (case.ts).
+      const unsteady = new Set(Object.keys(fault.unsteady ?? {}));
+      const steady = (ids: string[]): string[] => ids.filter((id) => !unsteady.has(id)).sort();
+      const broken = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id);
+      const expectedBroken = [fault.rule, ...Object.keys(fault.alsoBreaks ?? {}), ...Object.keys(fault.wrongBlame ?? {})];
+      expect(steady(broken), `rules failed or warned\n${explain(run)}`).toEqual(steady(expectedBroken));
+      const inconclusive = Object.entries(outcomes).filter(([, o]) => o === 'inconclusive').map(([id]) => id);
+      expect(steady(inconclusive), `rules inconclusive\n${explain(run)}`).toEqual(steady(Object.keys(fault.inconclusive ?? {})));
+      for (const [id, by] of Object.entries(fault.inconclusive ?? {})) {
+        if (unsteady.has(id)) continue;
+        expect(run.report?.rules.find((r) => r.id === id)?.inconclusive?.explainedBy, `${id} explained by ${by}`).toContain(by);
+      }
+      // The message names the difference: expected beside received, for a failure or a warning.
+      const own = run.report?.rules.find((r) => r.id === fault.rule);
+      const named = (own?.tests ?? []).some((t) => (t.failures ?? []).some((f) => !!f.expected && !!f.received) || (t.warnings ?? []).some((w) => /expected: .+\| received: ./.test(w)));
+      expect(named, `${fault.rule}'s message puts the expectation beside what was received\n${explain(run)}`).toBe(true);
+      if (level === 'SHOULD') {
+        const mustBroken = steady(broken).some((id) => ruleById(id).level === 'MUST');
+        expect(run.exitCode, explain(run)).toBe(mustBroken ? 1 : 0);
       }
     });
   }

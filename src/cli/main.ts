@@ -31,6 +31,7 @@ import { describeCleanup, finalCleanup } from './final-cleanup.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { checkNpmKeptOptions } from './npm-options.ts';
 import { probe } from './probe.ts';
+import { rulesToRecheck, withSecondAttempt } from './recheck.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { sumStats, totalStats } from './stats.ts';
 import { renderSummary } from './summary.ts';
@@ -172,13 +173,26 @@ async function main(): Promise<number> {
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
     // Loaded only now: vitest is most of the start-up, and --help, --list or a usage error need none of it.
     const { runSuites } = await import('./run-vitest.ts');
+    const settings = settingsFor(config, target, marker, statsDir, deadline, ca);
     const vitest = await runSuites({
-      settings: settingsFor(config, target, marker, statsDir, deadline, ca),
+      settings,
       ...(only ? { testNamePattern: testNamePattern(only) } : {}),
       onStart: (v) => interrupt.adopt(v),
     });
-    const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), { ...(only ? { only } : {}), interruptedBy: interrupt.signal });
+    let outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), { ...(only ? { only } : {}), interruptedBy: interrupt.signal });
     await vitest.close();
+
+    // A second attempt at each failed or warned rule, same seed and marker, to label the
+    // failures that do not come back (recheck.ts). Never after a signal, past the deadline, or
+    // once a token stopped working. Its widgets are the run's: the final cleanup below covers them.
+    const recheck = rulesToRecheck(outcomes);
+    if (recheck.size > 0 && interrupt.signal === undefined && Date.now() < deadline && !tokenRejected(statsDir)) {
+      process.stdout.write(`Second attempt (same seed) at ${[...recheck].join(', ')}: is each failure steady or intermittent?\n`);
+      const again = await runSuites({ settings, testNamePattern: testNamePattern(recheck), onStart: (v) => interrupt.adopt(v) });
+      const second = collectOutcomes(again.state.getTestModules(), again.state.getUnhandledErrors(), { only: recheck, interruptedBy: interrupt.signal });
+      await again.close();
+      if (interrupt.signal === undefined) outcomes = withSecondAttempt(outcomes, second);
+    }
 
     // Whatever the workers could not delete, and any widget whose create answer was lost. After
     // an interruption a create still in flight may land after the first walk: sweep twice.
@@ -224,6 +238,8 @@ async function main(): Promise<number> {
     const { files, problems } = writeReports(reportDir, report, redactor);
     process.stdout.write(
       `${renderSummary(outcomes, {
+        rootCauses: report.rootCauses ?? [],
+        inconclusive: new Map(report.rules.filter((r) => r.inconclusive).map((r) => [r.id, r.inconclusive?.note ?? ''])),
         target: target.label,
         requests: stats.requests,
         retries: stats.retries,

@@ -10,6 +10,7 @@ import { sourcePath } from '../paths.ts';
 import { RULES } from '../rules.ts';
 import { curlCommand } from '../report/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { rootCauses } from '../report/root-causes.ts';
 
 /** The detail a ConformanceFailure carries through vitest's error serialisation. */
 function failureOf(error: { message: string; detail?: unknown }): FailureReport {
@@ -28,8 +29,14 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
 const TOKEN_REJECTED_CODE = 'ERR_TOKEN_REJECTED';
 export const TOKEN_REFUSED_REASON = 'not run: the target stopped accepting a token during the run (no verdict)';
 
-// When a rule has several tests, the worst outcome speaks for it.
-const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
+// When a rule has several tests, the worst outcome speaks for it. Inconclusive sits below error:
+// a failure elsewhere explains it, while an error is a problem of its own.
+const SEVERITY: Record<Outcome, number> = { skip: 0, pass: 1, warn: 2, inconclusive: 3, error: 4, fail: 5 };
+
+/** An InconclusiveError after vitest's serialisation: its code survives, with dependsOn (own properties). */
+function isInconclusive(error: { name?: string; code?: unknown }): boolean {
+  return error.code === 'ERR_INCONCLUSIVE';
+}
 
 /** Why a test that never ran is skipped: CI must never count it as passed. */
 function notRunReason(interruptedBy: NodeJS.Signals | undefined): string {
@@ -45,13 +52,28 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
   const messages = errors.map((e) => e.message);
   const failures = errors.filter((e) => e.name === 'ConformanceFailure').map((e) => failureOf(e as { message: string; detail?: unknown }));
   const runs = annotations.find((a) => a.type === 'runs')?.message;
+  // Explained by other rules only when every failure says so (a failure of its own is the rule's).
+  const failureExplainers = errors.filter((e) => e.name === 'ConformanceFailure').map((e) => ((e as { detail?: { explainedBy?: unknown } }).detail?.explainedBy));
+  const warningExplainers = annotations.filter((a) => a.type === 'explained-by').map((a) => a.message.split(','));
+  const explainers = [...failureExplainers, ...warningExplainers];
+  const explainedBy = explainers.length > 0 && explainers.every((x) => Array.isArray(x) && x.length > 0) && (failureExplainers.length > 0 || warningExplainers.length === warnings.length)
+    ? [...new Set(explainers.flatMap((x) => (x as string[]).filter((id) => typeof id === 'string')))]
+    : undefined;
+  const inconclusive = errors.filter((e) => isInconclusive(e as { code?: unknown }));
   let outcome: Outcome;
   // A test stopped by a token the target refused mid-run ran into a setup problem (exit 2, said
   // in one line): it says nothing of the server, so it is not run, neither failed nor errored.
   const tokenRefused = result.state === 'failed' && errors.length > 0 && errors.every((e) => e.code === TOKEN_REJECTED_CODE);
   if (result.state === 'skipped' || result.state === 'pending' || tokenRefused) outcome = 'skip';
-  else if (result.state === 'failed') outcome = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure') ? 'fail' : 'error';
-  else outcome = warnings.length > 0 ? 'warn' : 'pass';
+  else if (result.state === 'failed') {
+    const judged = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure' || isInconclusive(e as { code?: unknown }));
+    // A failure the test did see outweighs what it could not check.
+    outcome = !judged ? 'error' : failures.length > 0 ? 'fail' : 'inconclusive';
+  } else outcome = warnings.length > 0 ? 'warn' : 'pass';
+  const dependsOn = [...new Set(inconclusive.flatMap((e) => {
+    const d = (e as { dependsOn?: unknown }).dependsOn;
+    return Array.isArray(d) ? d.filter((x): x is string => typeof x === 'string') : [];
+  }))];
   return {
     rule: test.meta().rule ?? '(none)',
     title: test.name,
@@ -61,6 +83,8 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
     failures,
     warnings,
     ...(runs ? { runs } : {}),
+    ...(outcome === 'inconclusive' ? { dependsOn } : {}),
+    ...((outcome === 'fail' || outcome === 'warn') && explainedBy ? { explainedBy } : {}),
     ...(outcome === 'skip' ? { skipReason: tokenRefused ? TOKEN_REFUSED_REASON : (skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy))) } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
   };
@@ -89,6 +113,11 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     for (const error of mod.errors()) suiteErrors.push(`${file}: ${error.message}`);
   }
   for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);
+  return deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors });
+}
+
+/** Each rule of the catalogue with tests in the run, the worst outcome of its tests speaking for it. */
+function rulesOf(tests: readonly TestOutcome[]): RuleOutcome[] {
   const rules: RuleOutcome[] = [];
   for (const rule of RULES) {
     const own = tests.filter((t) => t.rule === rule.id);
@@ -96,15 +125,48 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     const outcome = own.reduce<Outcome>((worst, t) => (SEVERITY[t.outcome] > SEVERITY[worst] ? t.outcome : worst), 'skip');
     rules.push({ rule, outcome, tests: own });
   }
-  return { tests, rules, suiteErrors };
+  return rules;
+}
+
+/**
+ * One fault, the rule it breaks: a failed or warned test whose failures another rule's failure
+ * would explain (an Error object's shape is FMT-2's) becomes inconclusive under that rule when it
+ * failed or warned in this run; when it did not, the failure is the test's own and stays.
+ * Decided on the outcomes as collected, so chains resolve through inconclusive rules (root-causes.ts).
+ */
+export function deferToRootCauses(outcomes: RunOutcomes): RunOutcomes {
+  const broken = new Set(outcomes.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'warn').map((r) => r.rule.id));
+  const tests = outcomes.tests.map((t): TestOutcome => {
+    if ((t.outcome !== 'fail' && t.outcome !== 'warn') || !t.explainedBy) return t;
+    const by = t.explainedBy.filter((id) => id !== t.rule && broken.has(id));
+    if (by.length === 0) return t;
+    return { ...t, outcome: 'inconclusive', dependsOn: by, messages: t.messages.length > 0 ? t.messages : t.warnings };
+  });
+  if (tests.every((t, i) => t === outcomes.tests[i])) return outcomes;
+  return { ...outcomes, tests, rules: rulesOf(tests) };
+}
+
+/** The rules each inconclusive rule of the run depends on (its tests' dependsOn, merged). */
+export function dependsOnOf(rule: RuleOutcome): string[] {
+  return [...new Set(rule.tests.filter((t) => t.outcome === 'inconclusive').flatMap((t) => t.dependsOn ?? []))];
+}
+
+/** Inconclusive rules that no failed rule explains (none, or only a SHOULD warning): the run is incomplete. */
+export function unexplainedInconclusive(outcomes: RunOutcomes): string[] {
+  const { inconclusive } = rootCauses(outcomes.rules.map((r) => ({ id: r.rule.id, outcome: r.outcome, dependsOn: dependsOnOf(r) })));
+  const failed = new Set(outcomes.rules.filter((r) => r.outcome === 'fail').map((r) => r.rule.id));
+  return [...inconclusive].filter(([, e]) => !e.explainedBy.some((id) => failed.has(id))).map(([id]) => id);
 }
 
 /**
  * 0 conformant; 1 a rule failed that is not in the baseline; 3 the suite could not complete
- * (errors, and no such failure).
+ * (errors, or an inconclusive rule no failure explains, and no such failure). An inconclusive rule
+ * never passes: explained by a failure, the failure decides the code (1, or 0 when the baseline
+ * expects it); explained by a SHOULD warning only, or by nothing, the run is incomplete (3).
  */
 export function exitCodeOf(outcomes: RunOutcomes, baseline: ReadonlySet<string> = new Set()): number {
   if (outcomes.rules.some((r) => r.outcome === 'fail' && !baseline.has(r.rule.id))) return 1;
   if (outcomes.suiteErrors.length > 0 || outcomes.rules.some((r) => r.outcome === 'error')) return 3;
+  if (unexplainedInconclusive(outcomes).length > 0) return 3;
   return 0;
 }

@@ -1,13 +1,14 @@
 /** The short summary printed at the end of a run: counts by level, then what failed, warned or errored. */
 import type { RunReport } from '../report/model.ts';
 import { gatePassedNote } from '../report/verdict.ts';
+import { groupLine } from '../report/root-causes.ts';
 import type { Outcome, RunOutcomes } from './outcomes.ts';
 
 const VERDICT: Record<number, string> = {
   0: 'CONFORMANT: every MUST rule tested passed',
   1: 'NOT CONFORMANT: at least one rule failed',
   2: 'NO VERDICT: a setup problem (see the line below)',
-  3: 'INCOMPLETE: the suite could not complete (suite errors, no rule failure)',
+  3: 'INCOMPLETE: the suite could not complete (suite errors or inconclusive rules, no rule failure)',
   130: 'INTERRUPTED by SIGINT: no verdict',
   143: 'INTERRUPTED by SIGTERM: no verdict',
 };
@@ -21,11 +22,11 @@ function verdictLine(exitCode: number, knownFailures: number): string {
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
+  extra: { rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
-    `  ${level.padEnd(6)} ${byLevel(level, 'pass')} passed, ${byLevel(level, 'fail')} failed, ${byLevel(level, 'warn')} warned, ${byLevel(level, 'error')} errored, ${byLevel(level, 'skip')} skipped`;
+    `  ${level.padEnd(6)} ${byLevel(level, 'pass')} passed, ${byLevel(level, 'fail')} failed, ${byLevel(level, 'warn')} warned, ${byLevel(level, 'inconclusive')} inconclusive, ${byLevel(level, 'error')} errored, ${byLevel(level, 'skip')} skipped`;
   const out = ['', '─'.repeat(72), `Widget Service conformance — ${extra.target}`, `Rules (${outcomes.rules.length} tested):`, line('MUST'), line('SHOULD')];
   const list = (o: Outcome, label: string, detail: (r: RunOutcomes['rules'][number]) => string): void => {
     const rules = outcomes.rules.filter((r) => r.outcome === o);
@@ -37,9 +38,13 @@ export function renderSummary(
   const failed = outcomes.rules.filter((r) => r.outcome === 'fail' && !expected.has(r.rule.id));
   if (failed.length > 0) {
     out.push('Failed:');
-    for (const r of failed) out.push(`  ${r.rule.id.padEnd(7)} ${r.rule.level.padEnd(6)} ${r.tests.filter((t) => t.outcome === 'fail').map((t) => t.title).join('; ')}`);
+    for (const r of failed) out.push(`  ${r.rule.id.padEnd(7)} ${r.rule.level.padEnd(6)} ${r.intermittent ? `INTERMITTENT (${r.secondAttempt?.outcome ?? '?'} on the second attempt, same seed) ` : ''}${r.tests.filter((t) => t.outcome === 'fail').map((t) => t.title).join('; ')}`);
   }
-  list('warn', 'Warnings (SHOULD; --strict makes them fail)', (r) => r.tests.flatMap((t) => t.warnings).join('; '));
+  // One fault, the rule it breaks: each broken rule with the inconclusive rules it explains.
+  const groups = (extra.rootCauses ?? []).filter((g) => g.explains.length > 0);
+  if (groups.length > 0) out.push('Failures by root cause:', ...groups.map((g) => `  ${groupLine(g)}`));
+  list('inconclusive', 'Inconclusive (no verdict: something they depend on is broken)', (r) => extra.inconclusive?.get(r.rule.id) ?? r.tests.find((t) => t.outcome === 'inconclusive')?.messages[0]?.split('\n')[0] ?? '');
+  list('warn', 'Warnings (SHOULD; --strict makes them fail)', (r) => `${r.intermittent ? `INTERMITTENT (${r.secondAttempt?.outcome ?? '?'} on the second attempt, same seed) ` : ''}${r.tests.flatMap((t) => t.warnings).join('; ')}`);
   list('error', 'Suite errors (no verdict)', (r) => r.tests.filter((t) => t.outcome === 'error').map((t) => t.messages[0]?.split('\n')[0] ?? t.title).join('; '));
   // Skips usually share one reason (no second token): one line per reason.
   const skipped = new Map<string, string[]>();

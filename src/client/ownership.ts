@@ -76,11 +76,17 @@ export class Ownership {
     return claims;
   }
 
+  /** True once a create answered an id the run already held for a widget not deleted. */
+  repeated = false;
+
   /** Records an id a create answered 2xx with: a claim, not yet proof. */
   claim(account: string, id: string): Claim {
     const claims = this.of(account);
     const existing = claims.get(id);
     if (existing) {
+      // The same id for two widgets alive at once: the server breaks CRUD-3, and any check that
+      // tells widgets apart by id may be misled (rule.ts defers its failures to CRUD-3).
+      if (!existing.deleted) this.repeated = true;
       // A second create answered with the same id: whatever was deleted before, this one is live,
       // and what the server showed at the id before proves nothing about it.
       existing.deleted = false;

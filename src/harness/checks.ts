@@ -6,7 +6,8 @@ import type { WidgetApi } from '../client/api.ts';
 import { UnprovenDeleteError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { formatIssues, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
+import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
+import { explainedBy } from './failure.ts';
 import type { RuleContext } from './rule.ts';
 import { prerequisite } from './prerequisites.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
@@ -87,8 +88,10 @@ export function expectErrorObject(t: RuleContext, res: ApiResponse, action: stri
     received: `${res.status} (${statusClass(res.status)})`,
     exchanges: [res.exchange],
   }));
-  const body = jsonBody(t, res, `an Error object for ${action}`);
-  expectSchema(t, 'error', body, res, `an Error object for ${action}`);
+  // The 4xx is this rule's own; what an Error object looks like is FMT-1's and FMT-2's, so a
+  // server whose Error objects are wrong everywhere is blamed once, under FMT-2.
+  const body = explainedBy(['FMT-1', 'FMT-2'], t.rule, () => jsonBody(t, res, `an Error object for ${action}`));
+  explainedBy(['FMT-2'], t.rule, () => expectSchema(t, 'error', body, res, `an Error object for ${action}`));
   return body as Json;
 }
 

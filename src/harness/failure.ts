@@ -14,6 +14,13 @@ export interface FailureDetail {
   /** Extra context: what the test did, the ids involved, the walk's page numbers. */
   readonly note?: string;
   readonly exchanges?: readonly Exchange[];
+  /**
+   * Rules whose failure in the same run would explain this one (an Error object's shape is
+   * FMT-2's): when one of them fails too, the report shows this rule inconclusive under it
+   * instead of blaming it for the same fault (cli/outcomes.ts deferToRootCauses). When none
+   * fails, this is a failure of the rule as usual.
+   */
+  readonly explainedBy?: readonly string[];
 }
 
 /** Thrown by checks; the rule wrapper turns it into a failure (MUST) or a warning (SHOULD). */
@@ -41,4 +48,30 @@ export function renderFailure(rule: Rule, detail: FailureDetail): string {
   lines.push(`  spec: ${rule.basis}`);
   for (const exchange of detail.exchanges ?? []) lines.push('', formatExchange(exchange), ...replayLines(exchange, '  '));
   return lines.join('\n');
+}
+
+/**
+ * Runs a check whose failure another rule's failure would explain (see FailureDetail.explainedBy);
+ * a rule is never explained by itself.
+ */
+export function explainedBy<T>(rules: readonly string[], own: Rule, check: () => T): T {
+  const others = rules.filter((id) => id !== own.id);
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof ConformanceFailure && others.length > 0) {
+      (error as { detail: FailureDetail }).detail = { ...error.detail, explainedBy: [...new Set([...(error.detail.explainedBy ?? []), ...others])] };
+    }
+    throw error;
+  }
+}
+
+/** Like explainedBy, for an async check, and only when `applies()` holds once the check has failed. */
+export async function explainedByWhen(applies: () => boolean, rules: readonly string[], own: Rule, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (error instanceof ConformanceFailure && applies()) explainedBy(rules, own, () => { throw error; });
+    throw error;
+  }
 }

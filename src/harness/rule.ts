@@ -8,7 +8,7 @@ import type { WidgetApi } from '../client/api.ts';
 import { ruleById, type Rule } from '../rules.ts';
 import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
-import { ConformanceFailure, type FailureDetail } from './failure.ts';
+import { ConformanceFailure, explainedByWhen, type FailureDetail } from './failure.ts';
 import type { SuiteSettings } from './settings.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
@@ -70,10 +70,14 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
     };
     const t = makeContext(r, run, skip, ctx.annotate);
     try {
-      await body(t);
+      // Widgets told apart by id are the ground every check stands on: once the server gave two
+      // live widgets one id, a failure may come from that alone, and CRUD-3 explains it.
+      await (r.id === 'CRUD-3' || !run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
     } catch (error) {
       if (error instanceof ConformanceFailure && r.level === 'SHOULD') {
         await ctx.annotate(firstLines(error.message), 'warning');
+        // A warning another rule's failure would explain (failure.ts explainedBy): the runner decides.
+        if (error.detail.explainedBy?.length) await ctx.annotate(error.detail.explainedBy.join(','), 'explained-by');
         if (run.settings.strict) throw error;
         return;
       }

@@ -5,6 +5,7 @@ import { emptyCounts, type CleanupReport, type RunReport } from './model.ts';
 import { verdictOf } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
 import { RULES } from '../rules.ts';
+import { headlineOf, rootCauses } from './root-causes.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
@@ -40,6 +41,13 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
   const failing = (o: Outcome): boolean => o === 'fail';
   const baselineIds = info.baseline?.ids;
   const knownFailures = baselineIds ? outcomes.rules.filter((r) => baselineIds.has(r.rule.id) && failing(r.outcome)).length : 0;
+  const causes = rootCauses(
+    outcomes.rules.map((r) => {
+      const headline = headlineOf(r.tests);
+      const dependsOn = [...new Set(r.tests.filter((t) => t.outcome === 'inconclusive').flatMap((t) => t.dependsOn ?? []))];
+      return { id: r.rule.id, outcome: r.outcome, dependsOn, ...(headline ? { headline } : {}), ...(r.intermittent ? { intermittent: true } : {}) };
+    }),
+  );
   return {
     suite: 'widget-conformance',
     suiteVersion: info.suiteVersion,
@@ -79,18 +87,23 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
       basis: r.rule.basis,
       outcome: r.outcome,
       ...(baselineIds?.has(r.rule.id) ? { baselined: true } : {}),
+      ...(causes.inconclusive.has(r.rule.id) ? { inconclusive: causes.inconclusive.get(r.rule.id) } : {}),
+      ...(r.intermittent ? { intermittent: true } : {}),
+      ...(r.secondAttempt ? { secondAttempt: r.secondAttempt } : {}),
       tests: r.tests.map((t) => ({
         title: t.title,
         file: t.file,
         outcome: t.outcome,
         durationMs: t.durationMs,
         ...(t.failures.length ? { failures: t.failures } : {}),
-        ...(t.outcome === 'error' ? { errors: t.messages } : {}),
+        ...(t.outcome === 'error' || t.outcome === 'inconclusive' ? { errors: t.messages } : {}),
+        ...(t.dependsOn ? { dependsOn: t.dependsOn } : {}),
         ...(t.warnings.length ? { warnings: t.warnings } : {}),
         ...(t.skipReason ? { skipReason: t.skipReason } : {}),
         ...(t.runs ? { runs: t.runs } : {}),
       })),
     })),
+    rootCauses: causes.groups,
     suiteErrors: outcomes.suiteErrors,
     cleanup: info.cleanup,
   };

@@ -11,6 +11,7 @@ import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 import { bySection } from './sections.ts';
 import { gatePassedNote } from './verdict.ts';
+import { groupLine } from './root-causes.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -24,13 +25,13 @@ const VERDICT: Record<RunReport['verdict'], { label: string; css: string }> = {
   interrupted: { label: 'Interrupted', css: 'o-error' },
 };
 
-const OUTCOME_LABEL: Record<Outcome, string> = { pass: 'passed', fail: 'failed', warn: 'warning', skip: 'skipped', error: 'suite error' };
+const OUTCOME_LABEL: Record<Outcome, string> = { pass: 'passed', fail: 'failed', warn: 'warning', skip: 'skipped', error: 'suite error', inconclusive: 'inconclusive' };
 /** A mark beside each colour, so that outcomes do not rest on colour alone. */
-const OUTCOME_MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–', error: '⚠' };
-const COUNT_LABEL: Record<Outcome, string> = { pass: 'passed', fail: 'failed', warn: 'warned', error: 'errored', skip: 'skipped' };
+const OUTCOME_MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', warn: '!', skip: '–', error: '⚠', inconclusive: '?' };
+const COUNT_LABEL: Record<Outcome, string> = { pass: 'passed', fail: 'failed', warn: 'warned', error: 'errored', skip: 'skipped', inconclusive: 'inconclusive' };
 
 const STYLE = `
-:root { color-scheme: light; --pass:#1a7f37; --fail:#cf222e; --warn:#9a6700; --skip:#6e7781; --error:#8250df;
+:root { color-scheme: light; --pass:#1a7f37; --fail:#cf222e; --warn:#9a6700; --skip:#6e7781; --error:#8250df; --inconclusive:#0969da;
   --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --code-bg:#f6f8fa; }
 * { box-sizing: border-box; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0; color: var(--fg); background: #fff; }
@@ -42,7 +43,7 @@ header.o-pass h1 { --mark: "✓"; } header.o-fail h1 { --mark: "✗"; } header.o
 header p { margin: 3px 0 0; }
 header .meta { font-size: 13px; opacity: .92; }
 header a { color: #fff; font-weight: 600; }
-.o-pass { --c: var(--pass); } .o-fail { --c: var(--fail); } .o-warn { --c: var(--warn); } .o-skip { --c: var(--skip); } .o-error { --c: var(--error); }
+.o-pass { --c: var(--pass); } .o-fail { --c: var(--fail); } .o-warn { --c: var(--warn); } .o-skip { --c: var(--skip); } .o-error { --c: var(--error); } .o-inconclusive { --c: var(--inconclusive); }
 header, .cell, .badge { background: var(--c); }
 main { padding: 4px 24px 32px; max-width: 1400px; }
 h2 { font-size: 18px; margin: 18px 0 8px; }
@@ -90,7 +91,7 @@ footer { color: var(--muted); font-size: 13px; margin-top: 24px; }
 
 /** "MUST: 24 passed, 3 failed · SHOULD: 7 passed": zero counts left out, passed and failed always there. */
 function counts(report: RunReport): string {
-  const order: Outcome[] = ['pass', 'fail', 'error', 'warn', 'skip'];
+  const order: Outcome[] = ['pass', 'fail', 'inconclusive', 'error', 'warn', 'skip'];
   return (['MUST', 'SHOULD'] as const)
     .map((level) => {
       const c = report.summary[level];
@@ -112,6 +113,8 @@ function why(report: RunReport): string {
   if (mustFailed.length) parts.push(`${mustFailed.length} MUST rule${mustFailed.length === 1 ? '' : 's'} failed: ${link(mustFailed)}`);
   if (shouldFailed.length) parts.push(`${shouldFailed.length} SHOULD rule${shouldFailed.length === 1 ? '' : 's'} failed: ${link(shouldFailed)}`);
   if (errored.length) parts.push(`the suite could not check ${link(errored)}`);
+  const inconclusive = report.rules.filter((r) => r.outcome === 'inconclusive');
+  if (inconclusive.length) parts.push(`inconclusive: ${link(inconclusive)}`);
   if (report.suiteErrors.length) parts.push(`${report.suiteErrors.length} suite error${report.suiteErrors.length === 1 ? '' : 's'}`);
   if (report.baseline?.expectedFailures.length) parts.push(`failing as the baseline expects: ${link(report.rules.filter((r) => report.baseline?.expectedFailures.includes(r.id)))}`);
   if (warned.length) parts.push(`SHOULD warning${warned.length === 1 ? '' : 's'}: ${link(warned)}`);
@@ -120,11 +123,11 @@ function why(report: RunReport): string {
 }
 
 function grid(report: RunReport): string {
-  const present = (['pass', 'fail', 'warn', 'error', 'skip'] as const).filter((o) => report.rules.some((r) => r.outcome === o));
+  const present = (['pass', 'fail', 'warn', 'inconclusive', 'error', 'skip'] as const).filter((o) => report.rules.some((r) => r.outcome === o));
   const legend = `<p class="legend">${present.map((o) => `<span class="o-${o}"><i></i>${OUTCOME_MARK[o]} ${OUTCOME_LABEL[o]}</span>`).join('')}${report.rules.some((r) => r.baselined) ? '<span>dashed: in the baseline</span>' : ''}</p>`;
   const rows = bySection(report.rules)
     .map(([section, rules]) => `<div class="section">${escapeHtml(section)}</div><div class="cells">${rules
-      .map((r) => `<a class="cell o-${r.outcome}${r.baselined ? ' baselined' : ''}" href="#${r.id}" title="${escapeHtml(`${r.id} (${r.level}, ${r.section}): ${r.statement}`)}"><b>${r.id}</b>${OUTCOME_MARK[r.outcome]} ${r.level} ${OUTCOME_LABEL[r.outcome]}${r.baselined ? ' (baseline)' : ''}</a>`)
+      .map((r) => `<a class="cell o-${r.outcome}${r.baselined ? ' baselined' : ''}" href="#${r.id}" title="${escapeHtml(`${r.id} (${r.level}, ${r.section}): ${r.statement}`)}"><b>${r.id}</b>${OUTCOME_MARK[r.outcome]} ${r.level} ${OUTCOME_LABEL[r.outcome]}${r.intermittent ? ' (intermittent)' : ''}${r.baselined ? ' (baseline)' : ''}</a>`)
       .join('')}</div>`)
     .join('');
   return `${legend}<div class="grid">${rows}</div>`;
@@ -177,17 +180,36 @@ function testDetail(t: TestReport, first: boolean): string {
   return parts.join('');
 }
 
+/** Why a rule is inconclusive, and the second attempt of a rechecked rule. */
+function ruleNotes(r: RuleReport): string {
+  const parts: string[] = [];
+  if (r.inconclusive) parts.push(`<p class="notice inconclusive">Inconclusive: ${escapeHtml(r.inconclusive.note)}</p>`);
+  const a = r.secondAttempt;
+  if (a) {
+    const said = r.intermittent ? `Intermittent: ${r.outcome === 'fail' ? 'failed' : 'warned'} on the first attempt, ${OUTCOME_LABEL[a.outcome]} on the second (same seed); still a failure` : `Reproduced on a second attempt (same seed): ${OUTCOME_LABEL[a.outcome]}`;
+    parts.push(`<p class="notice second-attempt">${escapeHtml(said)}</p><ul class="muted">${a.tests.map((t) => `<li>${escapeHtml(t.title)}: ${OUTCOME_LABEL[t.outcome]}${t.message ? ` (${escapeHtml(t.message.split('\n')[0] ?? '')})` : ''}</li>`).join('')}</ul>`);
+  }
+  return parts.join('');
+}
+
 function ruleDetail(r: RuleReport, open: boolean): string {
   const tests = r.tests.filter((t) => t.outcome !== 'pass');
   const passed = r.tests.length - tests.length;
-  return `<details class="rule o-${r.outcome}" id="${r.id}" data-rule="${r.id}"${open ? ' open' : ''}><summary><span class="badge">${OUTCOME_MARK[r.outcome]} ${OUTCOME_LABEL[r.outcome]}</span> <span class="rule-id">${r.id}</span> <span class="where">${r.level} · ${escapeHtml(r.section)}${r.baselined ? ' · in the baseline' : ''}</span> ${escapeHtml(r.statement)}</summary>
-<p class="basis">${escapeHtml(r.basis)}${passed ? ` · ${passed} of ${r.tests.length} tests passed` : ''}</p>${tests.map((t, i) => testDetail(t, i === 0)).join('')}</details>`;
+  return `<details class="rule o-${r.outcome}" id="${r.id}" data-rule="${r.id}"${open ? ' open' : ''}><summary><span class="badge">${OUTCOME_MARK[r.outcome]} ${OUTCOME_LABEL[r.outcome]}${r.intermittent ? ' (intermittent)' : ''}</span> <span class="rule-id">${r.id}</span> <span class="where">${r.level} · ${escapeHtml(r.section)}${r.baselined ? ' · in the baseline' : ''}</span> ${escapeHtml(r.statement)}</summary>
+<p class="basis">${escapeHtml(r.basis)}${passed ? ` · ${passed} of ${r.tests.length} tests passed` : ''}</p>${ruleNotes(r)}${tests.map((t, i) => testDetail(t, i === 0)).join('')}</details>`;
+}
+
+/** Failures by root cause: each broken rule and the inconclusive rules it explains. */
+function rootCauseList(report: RunReport): string {
+  const groups = report.rootCauses ?? [];
+  if (!groups.some((g) => g.explains.length > 0)) return '';
+  return `<h2>Failures by root cause</h2><ul class="root-causes">${groups.map((g) => `<li data-root-cause="${g.rule}">${escapeHtml(groupLine(g))}</li>`).join('')}</ul>`;
 }
 
 /** "Failures", "Suite errors in rules" or both, as the rules in the section are. */
 function problemsHeading(problems: readonly RuleReport[]): string {
   const failed = problems.some((r) => r.outcome === 'fail');
-  const errored = problems.some((r) => r.outcome === 'error');
+  const errored = problems.some((r) => r.outcome === 'error' || r.outcome === 'inconclusive');
   return failed && errored ? 'Failures and rules the suite could not check' : failed ? 'Failures' : 'Rules the suite could not check';
 }
 
@@ -196,7 +218,7 @@ export function renderHtml(report: RunReport): string {
   const base = VERDICT[report.verdict];
   // Not conformant, though the gate passed: the heading says both, so no one reads exit 0 as conformance.
   const verdict = report.verdict === 'not-conformant' && report.gate.passed ? { ...base, label: `${base.label} (${gatePassedNote(report.gate.knownFailures)})` } : base;
-  const problems = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
+  const problems = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'inconclusive');
   const warnings = report.rules.filter((r) => r.outcome === 'warn');
   const skipped = report.rules.filter((r) => r.outcome === 'skip');
   return `<!doctype html>
@@ -210,6 +232,7 @@ export function renderHtml(report: RunReport): string {
 <main><p class="counts">${counts(report)}</p>
 ${report.baseline?.nowPassing.length ? `<p class="notice">Baseline rules that now pass (remove them from ${escapeHtml(report.baseline.file)}): ${report.baseline.nowPassing.map(escapeHtml).join(', ')}</p>` : ''}
 ${report.suiteErrors.length ? `<h2>Suite errors</h2>${report.suiteErrors.map((e) => `<pre class="message">${escapeHtml(e)}</pre>`).join('')}` : ''}
+${rootCauseList(report)}
 ${problems.length ? `<h2>${problemsHeading(problems)}</h2>${problems.map((r) => ruleDetail(r, true)).join('')}` : ''}
 <h2>Rules by spec section</h2>${grid(report)}
 ${warnings.length ? `<h2>Warnings (SHOULD)</h2>${warnings.map((r) => ruleDetail(r, false)).join('')}` : ''}

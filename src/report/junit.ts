@@ -62,7 +62,11 @@ function verdictElement(rule: RuleReport, test: TestReport): string {
       const text = failures.map((f) => f.message).join('\n\n');
       // A known failure is still a failure: the baseline changes the gate, not what happened.
       const known = rule.baselined ? 'known failure (in the baseline): ' : '';
-      return `<failure${attrs({ type: rule.baselined ? `${rule.level} rule failed, in the baseline` : `${rule.level} rule failed`, message: `${known}${oneLine(text)}` })}>${xmlText(text)}</failure>`;
+      // Intermittent: still a failure (a race is a fault), labelled, with the second attempt's evidence.
+      const flaky = rule.intermittent ? 'intermittent (passed on the second attempt): ' : '';
+      const body = rule.intermittent ? `${text}\n\n${secondAttemptText(rule)}` : text;
+      const type = `${rule.level} rule failed${rule.intermittent ? ', intermittent' : ''}${rule.baselined ? ', in the baseline' : ''}`;
+      return `<failure${attrs({ type, message: `${known}${flaky}${oneLine(text)}` })}>${xmlText(body)}</failure>`;
     }
     case 'error': {
       const text = (test.errors ?? []).join('\n\n') || 'the suite could not complete the check';
@@ -70,11 +74,27 @@ function verdictElement(rule: RuleReport, test: TestReport): string {
     }
     case 'skip':
       return `<skipped${attrs({ message: oneLine(test.skipReason ?? 'skipped') })}/>`;
-    case 'warn':
-      return `<system-out>${xmlText((test.warnings ?? []).map((w) => `${rule.id} (SHOULD) warning: ${w}`).join('\n'))}</system-out>`;
+    case 'inconclusive': {
+      // Never counted as passed, nor as a failure of its own: a skip that names the rule that explains it.
+      const note = rule.inconclusive?.note ?? 'no verdict';
+      const text = [`${rule.id} inconclusive: ${note}`, ...(test.errors ?? [])].join('\n\n');
+      return `<skipped${attrs({ message: `inconclusive: ${oneLine(note)}` })}/><system-out>${xmlText(text)}</system-out>`;
+    }
+    case 'warn': {
+      const lines = (test.warnings ?? []).map((w) => `${rule.id} (SHOULD) warning${rule.intermittent ? ' (intermittent)' : ''}: ${w}`);
+      if (rule.intermittent) lines.push(secondAttemptText(rule));
+      return `<system-out>${xmlText(lines.join('\n'))}</system-out>`;
+    }
     case 'pass':
       return '';
   }
+}
+
+/** The second attempt of a rechecked rule, as text. */
+function secondAttemptText(rule: RuleReport): string {
+  const a = rule.secondAttempt;
+  if (!a) return '';
+  return [`second attempt (same seed): ${a.outcome}`, ...a.tests.map((t) => `  ${t.title}: ${t.outcome}${t.message ? ` (${oneLine(t.message)})` : ''}`)].join('\n');
 }
 
 function testcase(rule: RuleReport, test: TestReport): string {
@@ -88,6 +108,8 @@ function properties(rules: readonly RuleReport[]): string[] {
   const props: Array<[string, string]> = [];
   for (const r of rules) {
     props.push([`${r.id}.level`, r.level], [`${r.id}.section`, r.section], [`${r.id}.outcome`, r.outcome]);
+    if (r.inconclusive) props.push([`${r.id}.inconclusive`, r.inconclusive.note]);
+    if (r.intermittent) props.push([`${r.id}.intermittent`, `${r.outcome === 'fail' ? 'failed' : 'warned'} on the first attempt, ${r.secondAttempt?.outcome === 'pass' ? 'passed' : r.secondAttempt?.outcome ?? 'not rerun'} on the second (same seed)`]);
     if (r.baselined) props.push([`${r.id}.baseline`, r.outcome === 'fail' ? 'known failure' : 'listed in the baseline']);
     for (const t of r.tests) {
       for (const w of t.warnings ?? []) props.push([`${r.id}.warning`, oneLine(w)]);
@@ -107,7 +129,7 @@ interface Counts {
 
 function countsOf(tests: readonly TestReport[]): Counts {
   const n = (o: TestReport['outcome']): number => tests.filter((t) => t.outcome === o).length;
-  return { tests: tests.length, failures: n('fail'), errors: n('error'), skipped: n('skip'), ms: tests.reduce((s, t) => s + t.durationMs, 0) };
+  return { tests: tests.length, failures: n('fail'), errors: n('error'), skipped: n('skip') + n('inconclusive'), ms: tests.reduce((s, t) => s + t.durationMs, 0) };
 }
 
 function testsuite(name: string, timestamp: string, c: Counts, body: string[]): string[] {

@@ -5,8 +5,9 @@
  */
 import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
 import { gatePassedNote } from './verdict.ts';
+import { groupLine } from './root-causes.ts';
 
-const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥' };
+const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', inconclusive: '❔' };
 
 const VERDICT: Record<RunReport['verdict'], string> = {
   conformant: '✅ Conformant',
@@ -23,6 +24,7 @@ function inline(text: string, max = 300): string {
 }
 
 function firstFailure(rule: RuleReport): string {
+  if (rule.inconclusive) return `inconclusive: ${inline(rule.inconclusive.note, 300)}`;
   for (const t of rule.tests) {
     const f = t.failures?.[0];
     if (f?.expected !== undefined) return `${inline(t.title, 120)}: expected ${inline(f.expected, 200)}; received ${inline(f.received ?? '', 200)}`;
@@ -59,7 +61,7 @@ function replays(report: RunReport): string[] {
 export function renderMarkdown(report: RunReport): string {
   const count = (level: 'MUST' | 'SHOULD'): string => {
     const c = report.summary[level];
-    return `${level}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.error} errored, ${c.skip} skipped`;
+    return `${level}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.inconclusive} inconclusive, ${c.error} errored, ${c.skip} skipped`;
   };
   const lines = [
     `## Widget Service conformance: ${VERDICT[report.verdict]}${report.verdict === 'not-conformant' && report.gate.passed ? ` (${gatePassedNote(report.gate.knownFailures)})` : ''}`,
@@ -69,12 +71,16 @@ export function renderMarkdown(report: RunReport): string {
     `${count('MUST')}  `,
     count('SHOULD'),
   ];
-  const notPassing = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'warn');
+  // Failures by root cause: one line per broken rule that explains inconclusive ones.
+  const groups = (report.rootCauses ?? []).filter((g) => g.explains.length > 0);
+  if (groups.length > 0) lines.push('', '### Failures by root cause', '', ...groups.map((g) => `- ${inline(groupLine(g), 600)}`));
+  const notPassing = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'warn' || r.outcome === 'inconclusive');
   if (notPassing.length > 0) {
     lines.push('', '| | Rule | Level | Section | What happened |', '|---|---|---|---|---|');
     for (const r of notPassing) {
       const mark = r.baselined && r.outcome === 'fail' ? '🔕' : ICON[r.outcome];
-      lines.push(`| ${mark} | ${r.id}${r.baselined ? ' (baseline)' : ''} | ${r.level} | ${inline(r.section, 40)} | ${firstFailure(r) || inline(r.statement)} |`);
+      const second = r.intermittent ? ` (intermittent: ${r.secondAttempt?.outcome === 'pass' ? 'passed' : (r.secondAttempt?.outcome ?? '')} on the second attempt, same seed)` : '';
+      lines.push(`| ${mark} | ${r.id}${r.baselined ? ' (baseline)' : ''}${second} | ${r.level} | ${inline(r.section, 40)} | ${firstFailure(r) || inline(r.statement)} |`);
     }
   }
   if (report.baseline?.nowPassing.length) lines.push('', `Baseline rules that now pass (remove them from ${inline(report.baseline.file)}): ${report.baseline.nowPassing.join(', ')}`);

@@ -6,8 +6,21 @@
 import type { Exchange } from '../http/exchange.ts';
 import type { Level, Rule } from '../rules.ts';
 
-/** A test's or a rule's outcome; the runner collects them from vitest (cli/outcomes.ts). */
-export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+/**
+ * A test's or a rule's outcome; the runner collects them from vitest (cli/outcomes.ts).
+ * `inconclusive`: the check could not reach a verdict because something it depends on is
+ * broken (an InconclusiveError naming the rules whose failure explains it): never a pass.
+ */
+export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'inconclusive';
+
+/** Outcomes in which the server broke a rule (a SHOULD warning is a broken rule too). */
+export const BROKEN: ReadonlySet<Outcome> = new Set<Outcome>(['fail', 'warn']);
+
+/** The second attempt at a failed or warned rule, same seed and marker (cli/recheck.ts). */
+export interface SecondAttempt {
+  readonly outcome: Outcome;
+  readonly tests: ReadonlyArray<{ readonly title: string; readonly outcome: Outcome; readonly durationMs: number; readonly message?: string }>;
+}
 
 export interface TestOutcome {
   readonly rule: string;
@@ -22,6 +35,10 @@ export interface TestOutcome {
   readonly skipReason?: string;
   /** Property tests: "runs completed of runs asked". */
   readonly runs?: string;
+  /** Inconclusive tests: the rules whose failure would explain it (InconclusiveError.dependsOn). */
+  readonly dependsOn?: readonly string[];
+  /** A failed or warned test whose every failure another rule's failure would explain (harness/failure.ts explainedBy). */
+  readonly explainedBy?: readonly string[];
   readonly durationMs: number;
 }
 
@@ -29,6 +46,10 @@ export interface RuleOutcome {
   readonly rule: Rule;
   readonly outcome: Outcome;
   readonly tests: TestOutcome[];
+  /** Rechecked (it failed or warned): what the second attempt gave. */
+  readonly secondAttempt?: SecondAttempt;
+  /** Failed or warned, then passed on the second attempt: still a failure (a race is a fault), labelled. */
+  readonly intermittent?: boolean;
 }
 
 export interface RunOutcomes {
@@ -64,6 +85,28 @@ export interface TestReport {
   readonly skipReason?: string;
   /** Property tests: runs completed of runs asked. */
   readonly runs?: string;
+  /** Inconclusive tests: the rules whose failure would explain it. */
+  readonly dependsOn?: readonly string[];
+}
+
+/** Why a rule is inconclusive: what it depends on and which of those failed (report/root-causes.ts). */
+export interface InconclusiveReport {
+  readonly dependsOn: readonly string[];
+  /** The failed (or warned) rules that explain it, following inconclusive rules through; empty when none does. */
+  readonly explainedBy: readonly string[];
+  /** "depends on CRUD-3, which failed"; or "depends on PAGE-1, which passed: …" when nothing explains it. */
+  readonly note: string;
+}
+
+/** A failed or warned rule not explained by another, and the inconclusive rules its failure explains. */
+export interface RootCauseGroup {
+  readonly rule: string;
+  readonly outcome: 'fail' | 'warn';
+  /** What differed, in one line: the first failing test and what it received. */
+  readonly headline: string;
+  /** Inconclusive rules this failure explains, in catalogue order. */
+  readonly explains: readonly string[];
+  readonly intermittent?: boolean;
 }
 
 export interface RuleReport {
@@ -75,6 +118,12 @@ export interface RuleReport {
   readonly outcome: Outcome;
   /** Listed in --baseline: a failure here is expected and does not fail the run. */
   readonly baselined?: boolean;
+  /** Inconclusive rules: what they depend on and what explains them. */
+  readonly inconclusive?: InconclusiveReport;
+  /** Failed or warned on the first attempt, passed on the second: still a failure, labelled so. */
+  readonly intermittent?: boolean;
+  /** Failed or warned rules are run once more with the same seed: the second attempt's evidence. */
+  readonly secondAttempt?: SecondAttempt;
   readonly tests: readonly TestReport[];
 }
 
@@ -119,6 +168,8 @@ export interface RunReport {
     readonly nowPassing: readonly string[];
   };
   readonly rules: readonly RuleReport[];
+  /** Failures grouped by root cause: each failed rule with the inconclusive rules it explains (report/root-causes.ts). */
+  readonly rootCauses?: readonly RootCauseGroup[];
   /** Errors outside any rule test. */
   readonly suiteErrors: readonly string[];
   readonly cleanup: CleanupReport;
@@ -145,5 +196,5 @@ export function cleanupHeadline(cleanup: CleanupReport): string {
 
 /** Zeroed counts. */
 export function emptyCounts(): Counts {
-  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0, inconclusive: 0 };
 }

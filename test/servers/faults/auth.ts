@@ -16,6 +16,7 @@ export const AUTH_FAULTS: readonly FaultCase[] = [
   {
     name: 'anonymous-default-account', rule: 'AUTH-1',
     description: 'serves list and create without an Authorization header as the first (default) account',
+    alsoBreaks: { 'FMT-2': 'the documented failures without credentials are answered 2xx', 'AUTH-5': 'a request without credentials is answered 200, not 401' },
     make: () => serve(new (class extends ReferenceService {
       protected override authenticate(req: IncomingMessage): string {
         if (req.headers.authorization === undefined && isCollection(req)) return DEFAULT_TOKENS[TOKENS[0]]!;
@@ -26,6 +27,7 @@ export const AUTH_FAULTS: readonly FaultCase[] = [
   {
     name: 'unknown-token-provisions-account', rule: 'AUTH-2',
     description: 'accepts any non-empty bearer token, giving an unknown one a new, empty account (sign-up on first use)',
+    alsoBreaks: { 'AUTH-5': 'an unknown token is answered 200, not 401' },
     make: () => serve(new (class extends ReferenceService {
       protected override accountForToken(token: string): string | undefined {
         return super.accountForToken(token) ?? `auto:${token}`;
@@ -62,6 +64,7 @@ export const AUTH_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'truncated-token-accepted', rule: 'AUTH-2', description: 'accepts any prefix of a valid token (known.startsWith(presented))',
+    alsoBreaks: { 'AUTH-4': 'retrieve and delete with the shortened token succeed' },
     make: () => serve(new (class extends ReferenceService {
       protected override accountForToken(token: string): string | undefined {
         const known = Object.keys(this.tokens).find((k) => k.startsWith(token));
@@ -71,6 +74,7 @@ export const AUTH_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'token-case-insensitive', rule: 'AUTH-2', description: 'compares tokens without regard to case',
+    alsoBreaks: { 'AUTH-4': 'retrieve and delete with the token in the other case succeed' },
     make: () => serve(new (class extends ReferenceService {
       protected override accountForToken(token: string): string | undefined {
         return super.accountForToken(token.toLowerCase());

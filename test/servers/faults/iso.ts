@@ -30,6 +30,7 @@ export const ISO_FAULTS: readonly FaultCase[] = [
   {
     name: 'retrieve-ignores-account', rule: 'ISO-2',
     description: 'retrieves a widget by id alone, whichever account owns it',
+    alsoBreaks: { 'ISO-5': 'B retrieving A\'s widget gets 200, not the unknown-id answer' },
     make: () => serve(new (class extends ReferenceService {
       protected override retrieve(account: string, id: string): Reply {
         return super.retrieve(ownerOf(this, this.store, id) ?? account, id);
@@ -39,6 +40,7 @@ export const ISO_FAULTS: readonly FaultCase[] = [
   {
     name: 'delete-ignores-account', rule: 'ISO-3',
     description: 'deletes a widget by id alone, whichever account owns it',
+    alsoBreaks: { 'ISO-5': 'B deleting A\'s widget gets 204, not the unknown-id answer' },
     make: () => serve(new (class extends ReferenceService {
       protected override remove(account: string, id: string): Reply {
         return super.remove(ownerOf(this, this.store, id) ?? account, id);

@@ -9,6 +9,7 @@ export const MAL_FAULTS: readonly FaultCase[] = [
   {
     name: 'missing-name-defaulted', rule: 'MAL-1',
     description: 'gives a widget created without name the name "Untitled widget"',
+    alsoBreaks: { 'FMT-2': 'the documented failure for a create without name is answered 201' },
     make: () => serve(new (class extends ReferenceService {
       protected override validateCreate(value: unknown): WidgetInput {
         if (value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, 'name')) {

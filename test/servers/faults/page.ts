@@ -18,6 +18,7 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'limit-ignored', rule: 'PAGE-1',
     description: 'ignores the limit parameter and always answers pages of the default size (20)',
+    alsoBreaks: { 'PAGE-8': 'a server that ignores limit accepts limit=abc with a 200' },
     make: () => serve(new (class extends ReferenceService {
       protected override parseLimit(_raw: string | undefined): number {
         return this.defaultLimit;
@@ -27,6 +28,8 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'has-more-from-full-page', rule: 'PAGE-2',
     description: 'sets has_more when the page is full, but next_cursor only when the store has more: a full last page says has_more true with no cursor',
+    unsteady: { 'PAGE-3': 'TODO(pagination): the walk check throws InconclusiveError without dependsOn, so no rule explains it; should be inconclusive under PAGE-2' },
+    wrongBlame: { 'PAGE-7': 'TODO(pagination): a walk that cannot complete is not a stability fault; PAGE-7 should be inconclusive under PAGE-2' },
     make: () => serve(new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
         const { limit, afterSeq } = this.parseListQuery(account, query);
@@ -39,6 +42,7 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'cursor-skips-boundary-widget', rule: 'PAGE-3',
     description: 'makes next_cursor name the first widget of the next page, then resumes after it: one widget lost at each page boundary',
+    wrongBlame: { 'PAGE-7': 'TODO(pagination): widgets missing from every walk are PAGE-3\'s fault, not instability under writes; PAGE-7 should be inconclusive under PAGE-3' },
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
       override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
         const { items } = super.page(account, afterSeq, limit + 1);
@@ -51,6 +55,8 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'has-more-always-false', rule: 'PAGE-4',
     description: 'always answers has_more false (and so no next_cursor), however many widgets follow',
+    alsoBreaks: { 'PAGE-3': 'the walk ends after its first page, so it misses widgets' },
+    wrongBlame: { 'PAGE-7': 'TODO(pagination): a walk that ends early is not a stability fault; PAGE-7 should be inconclusive under PAGE-4' },
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
       override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
         return { ...super.page(account, afterSeq, limit), hasMore: false };
@@ -60,6 +66,8 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'cursor-never-advances', rule: 'PAGE-5',
     description: "encodes the request's own position in next_cursor instead of the page's end: the same cursor, and page, forever",
+    alsoBreaks: { 'PAGE-3': 'a cursor that never advances returns a widget on several pages' },
+    wrongBlame: { 'PAGE-7': 'TODO(pagination): a walk that cannot advance is not instability under writes; PAGE-7 should be inconclusive under PAGE-5' },
     make: () => serve(new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
         const { limit, afterSeq } = this.parseListQuery(account, query);
@@ -71,6 +79,7 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'no-limit-500', rule: 'PAGE-6',
     description: 'reads the default limit from an unset setting, so a list without limit fails with a 500',
+    inconclusive: { 'FMT-3': 'PAGE-6' },
     make: () => serve(new (class extends QuietService {
       protected override parseLimit(raw: string | undefined): number {
         if (raw === undefined) return Number(process.env.WIDGETS_DEFAULT_PAGE_SIZE_UNSET);

@@ -21,7 +21,7 @@ export function testOf(rule: string, outcome: Outcome, extra: Partial<TestOutcom
 
 /** Run outcomes from tests; each rule takes the worst outcome of its tests, like cli/outcomes.ts. */
 export function outcomesOf(tests: readonly TestOutcome[], suiteErrors: string[] = []): RunOutcomes {
-  const order: Outcome[] = ['skip', 'pass', 'warn', 'error', 'fail'];
+  const order: Outcome[] = ['skip', 'pass', 'warn', 'inconclusive', 'error', 'fail'];
   const ids = [...new Set(tests.map((t) => t.rule))];
   const rules = ids.map((id) => {
     const own = tests.filter((t) => t.rule === id);
