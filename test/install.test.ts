@@ -139,7 +139,7 @@ describe('installed from the packed tarball into an empty project', () => {
     const ran = await run('npx', ['widget-conformance', '--base-url', server.baseUrl], project, { WIDGET_TOKEN: server.tokens[0], WIDGET_SECOND_TOKEN: server.tokens[1] });
     expect(ran.exitCode, explain(ran)).toBe(0);
     const reports = join(project, 'reports');
-    expect(readdirSync(reports).sort()).toEqual(['conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
+    expect(readdirSync(reports).sort()).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(report.baseUrl).toBe(server.baseUrl);
     expect(report.suiteErrors).toEqual([]);
