@@ -20,6 +20,13 @@ export interface ListQuery {
   readonly cursor?: string;
   /** Extra query parameters (e.g. a token sent in the query string). */
   readonly extra?: Readonly<Record<string, string>>;
+  /**
+   * A body over the cap is answered with its prefix (flagged `truncated`) instead of a transport
+   * error. Only list walks ask for it: they judge the prefix (PAGE-1 counts its complete items)
+   * and end as "not a page"; a single list elsewhere (the probe, FMT checks) must not take a cut
+   * body for one that is not JSON.
+   */
+  readonly keepPrefix?: boolean;
 }
 
 export interface CreateOptions {
@@ -98,8 +105,8 @@ export class WidgetApi {
     const q: Record<string, string> = { ...query.extra, ...auth?.query };
     if (query.limit !== undefined) q.limit = String(query.limit);
     if (query.cursor !== undefined) q.cursor = query.cursor;
-    // An over-cap page keeps its prefix: PAGE-1 judges it (more complete items than the limit), never a transport error.
-    const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token), prefixOverCap: true }));
+    const prefixOverCap = query.keepPrefix === true;
+    const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token), prefixOverCap }));
     const data = (res.json as { data?: unknown } | undefined)?.data;
     if (!auth && is2xx(res.status) && Array.isArray(data)) {
       for (const item of data) {

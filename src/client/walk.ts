@@ -200,7 +200,8 @@ interface Arrival {
  * function's frame, so nothing of it outlives the reduction, not even while the walk waits.
  */
 async function fetchPage(api: WidgetApi, limit: number | undefined, cursor: string | undefined): Promise<Arrival> {
-  const response = await api.list({ limit, cursor });
+  // An over-cap page keeps its prefix: PAGE-1 judges it (more complete items than the limit), never a transport error.
+  const response = await api.list({ limit, cursor, keepPrefix: true });
   const problem = notAPage(response);
   const json = response.json;
   return {

@@ -97,7 +97,7 @@ export interface AttributionCase {
   readonly inconclusive?: readonly string[];
   readonly mayBeInconclusive?: readonly string[];
   /** Text every failure message of the listed rules must contain: the difference, named. */
-  readonly names?: Readonly<Record<string, string>>;
+  readonly names?: Readonly<Record<string, string | RegExp>>;
 }
 
 export const ATTRIBUTION_FAULTS: readonly AttributionCase[] = [
@@ -121,7 +121,8 @@ export const ATTRIBUTION_FAULTS: readonly AttributionCase[] = [
     make: numericIds,
     fails: ['FMT-3'],
     explainedBy: 'FMT-3',
-    names: { 'FMT-3': '/id' },
+    // Either the schema's pointer (/id) or the create's own check (id 4 (number)) names the id.
+    names: { 'FMT-3': /\/id\b|\bid \S+ \(number\)/ },
   },
   {
     name: 'retrieve-drops-description',

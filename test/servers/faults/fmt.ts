@@ -45,16 +45,14 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   {
     name: 'created-at-without-zone', rule: 'FMT-3', description: 'writes created_at without a time zone ("2026-01-01T10:00:00.000")',
     inconclusive: { 'CRUD-2': 'FMT-3' },
-    wrongBlame: { 'PAGE-1': 'TODO(pagination): the page schema check should defer its Widget items to FMT-3 (harness/failure.ts explainedBy)', 'PAGE-6': 'TODO(pagination): as PAGE-1', 'PAGE-8': 'TODO(pagination): as PAGE-1' },
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
       protected override now(): string { return new Date().toISOString().slice(0, -1); }
     })() })),
   },
   {
     name: 'id-is-a-number', rule: 'FMT-3', description: 'sends ids as JSON numbers (a database sequence serialised as is)',
-    inconclusive: { 'FMT-1': 'FMT-3', 'CRUD-1': 'FMT-3', 'CRUD-2': 'FMT-3', 'CRUD-3': 'FMT-3', 'CRUD-4': 'FMT-3', 'CRUD-5': 'FMT-3', 'CRUD-6': 'FMT-3', 'DEL-1': 'FMT-3', 'DEL-2': 'FMT-3', 'DEL-3': 'FMT-3', 'ISO-1': 'FMT-3', 'ISO-2': 'FMT-3', 'ISO-3': 'FMT-3', 'ISO-4': 'FMT-3', 'ISO-5': 'FMT-3', 'AUTH-4': 'FMT-3' },
-    wrongBlame: { 'PAGE-6': 'TODO(pagination): the page schema check should defer its Widget items to FMT-3 (harness/failure.ts explainedBy)', 'PAGE-8': 'TODO(pagination): as PAGE-6' },
-    unsteady: { 'PAGE-1': 'TODO(pagination): inconclusive with no dependsOn (the walks cannot create their widgets); should name FMT-3', 'PAGE-2': 'TODO(pagination): as PAGE-1', 'PAGE-3': 'TODO(pagination): as PAGE-1', 'PAGE-4': 'TODO(pagination): as PAGE-1', 'PAGE-5': 'TODO(pagination): as PAGE-1', 'PAGE-7': 'TODO(pagination): as PAGE-1' },
+    inconclusive: { 'FMT-1': 'FMT-3', 'CRUD-1': 'FMT-3', 'CRUD-2': 'FMT-3', 'CRUD-3': 'FMT-3', 'CRUD-4': 'FMT-3', 'CRUD-5': 'FMT-3', 'CRUD-6': 'FMT-3', 'DEL-1': 'FMT-3', 'DEL-2': 'FMT-3', 'DEL-3': 'FMT-3', 'ISO-1': 'FMT-3', 'ISO-2': 'FMT-3', 'ISO-3': 'FMT-3', 'ISO-4': 'FMT-3', 'ISO-5': 'FMT-3', 'AUTH-4': 'FMT-3',
+      'PAGE-1': 'FMT-3', 'PAGE-2': 'FMT-3', 'PAGE-3': 'FMT-3', 'PAGE-4': 'FMT-3', 'PAGE-5': 'FMT-3', 'PAGE-7': 'FMT-3' },
     make: () => serve(new (class extends ReferenceService {
       private readonly numbers = new Map<string, number>();
       protected override toJson(widget: StoredWidget): WidgetJson {
@@ -66,7 +64,6 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   {
     name: 'description-null-when-absent', rule: 'FMT-3', description: 'sends "description": null for widgets created without one',
     inconclusive: { 'CRUD-1': 'FMT-3' },
-    wrongBlame: { 'PAGE-1': 'TODO(pagination): the page schema check should defer its Widget items to FMT-3 (harness/failure.ts explainedBy)', 'PAGE-6': 'TODO(pagination): as PAGE-1', 'PAGE-8': 'TODO(pagination): as PAGE-1' },
     make: () => serve(new (class extends ReferenceService {
       protected override toJson(widget: StoredWidget): WidgetJson {
         return { description: null as unknown as string, ...super.toJson(widget) };
@@ -75,7 +72,6 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'list-items-without-created-at', rule: 'FMT-3', description: 'leaves created_at out of the widgets in list pages (a lighter projection for lists)',
-    wrongBlame: { 'PAGE-1': 'TODO(pagination): the page schema check should defer its Widget items to FMT-3 (harness/failure.ts explainedBy)', 'PAGE-6': 'TODO(pagination): as PAGE-1', 'PAGE-8': 'TODO(pagination): as PAGE-1' },
     make: () => serve(new (class extends ReferenceService {
       protected override toPageJson(account: string, page: WidgetPage): PageJson {
         const body = super.toPageJson(account, page);

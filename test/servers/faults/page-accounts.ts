@@ -93,6 +93,7 @@ export const PAGE_ACCOUNT_FAULTS: readonly FaultCase[] = [
   {
     name: 'timestamp-cursor-skips-ties', rule: 'PAGE-3',
     description: `orders by created_at and resumes after the last created_at shown (created_at > cursor): of the ${PRE_EXISTING} pre-existing widgets that share one timestamp, a walk at limit 1 shows one`,
+    inconclusive: { 'PAGE-7': 'PAGE-3' },
     make: () => {
       const store = new SeededStore();
       return serve(new (class extends ReferenceService {
@@ -126,6 +127,7 @@ export const PAGE_ACCOUNT_FAULTS: readonly FaultCase[] = [
   {
     name: 'oversize-page-at-limit-1', rule: 'PAGE-1',
     description: 'answers limit=1 with every widget of the account, each padded with 2 MiB: a page far over the body cap that holds more widgets than the limit',
+    inconclusive: { 'PAGE-3': 'PAGE-1' },
     make: () => serve(new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
         const reply = super.list(account, query);

@@ -29,7 +29,6 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
     name: 'has-more-from-full-page', rule: 'PAGE-2',
     description: 'sets has_more when the page is full, but next_cursor only when the store has more: a full last page says has_more true with no cursor',
     unsteady: { 'PAGE-3': 'TODO(pagination): the walk check throws InconclusiveError without dependsOn, so no rule explains it; should be inconclusive under PAGE-2' },
-    wrongBlame: { 'PAGE-7': 'TODO(pagination): a walk that cannot complete is not a stability fault; PAGE-7 should be inconclusive under PAGE-2' },
     make: () => serve(new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
         const { limit, afterSeq } = this.parseListQuery(account, query);
@@ -42,7 +41,7 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'cursor-skips-boundary-widget', rule: 'PAGE-3',
     description: 'makes next_cursor name the first widget of the next page, then resumes after it: one widget lost at each page boundary',
-    wrongBlame: { 'PAGE-7': 'TODO(pagination): widgets missing from every walk are PAGE-3\'s fault, not instability under writes; PAGE-7 should be inconclusive under PAGE-3' },
+    inconclusive: { 'PAGE-7': 'PAGE-3' },
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
       override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
         const { items } = super.page(account, afterSeq, limit + 1);
@@ -56,7 +55,7 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
     name: 'has-more-always-false', rule: 'PAGE-4',
     description: 'always answers has_more false (and so no next_cursor), however many widgets follow',
     alsoBreaks: { 'PAGE-3': 'the walk ends after its first page, so it misses widgets' },
-    wrongBlame: { 'PAGE-7': 'TODO(pagination): a walk that ends early is not a stability fault; PAGE-7 should be inconclusive under PAGE-4' },
+    inconclusive: { 'PAGE-7': 'PAGE-3' },
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
       override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
         return { ...super.page(account, afterSeq, limit), hasMore: false };
@@ -67,7 +66,7 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
     name: 'cursor-never-advances', rule: 'PAGE-5',
     description: "encodes the request's own position in next_cursor instead of the page's end: the same cursor, and page, forever",
     alsoBreaks: { 'PAGE-3': 'a cursor that never advances returns a widget on several pages' },
-    wrongBlame: { 'PAGE-7': 'TODO(pagination): a walk that cannot advance is not instability under writes; PAGE-7 should be inconclusive under PAGE-5' },
+    inconclusive: { 'PAGE-7': 'PAGE-5' },
     make: () => serve(new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
         const { limit, afterSeq } = this.parseListQuery(account, query);
