@@ -117,6 +117,9 @@ rule('CRUD-2', "created_at is the creation time, within the clock tolerance of t
   })));
 });
 
+// Run alone (sequential): its creates then have every request slot to themselves and reach the
+// server together, so a race that hands one id to concurrent creates shows here, not only in
+// the tests that depend on distinct ids (which are then inconclusive under this rule).
 rule('CRUD-3', `${ID_SAMPLE} widgets created at once all have distinct ids`, async (t) => {
   const responses = await Promise.all(Array.from({ length: ID_SAMPLE }, () => t.api.create({ name: t.name() })));
   const ids = responses.map((res) => createdWidget(t, res).id);
@@ -126,7 +129,14 @@ rule('CRUD-3', `${ID_SAMPLE} widgets created at once all have distinct ids`, asy
     received: `ids ${preview(ids)}; repeated: ${preview([...new Set(repeated)])}`,
     exchanges: responses.filter((r) => repeated.includes(String((r.json as Json).id))).map((r) => r.exchange),
   }));
-});
+  // The run so far is evidence too: a create of the tests before this one answered with the id of a
+  // widget still live (a repeat after a delete is DEL-2's to judge).
+  const seen = t.api.ownership.collidedIds(t.api.account);
+  t.check(seen.length === 0, () => ({
+    expected: 'every create of this run so far answered with an id no live widget of the account had',
+    received: `ids given to more than one create in the ${t.api.account} account: ${preview(seen.slice(0, 5))}`,
+  }));
+}, { sequential: true });
 
 rule('CRUD-4', 'retrieve returns the widget exactly as create returned it', async (t) => {
   const sent = { name: t.name(), description: 'retrieve me' };

@@ -29,6 +29,11 @@ export interface Claim {
   problem?: string;
   /** How many creates in this account answered with this id: more than one means ids repeat (CRUD-3). */
   creates: number;
+  /**
+   * A create answered with this id while the widget an earlier create got at it had not been
+   * deleted: two live widgets given one id (CRUD-3). A repeat after a delete is DEL-2's fault.
+   */
+  collided?: boolean;
 }
 
 /** A widget the run could not delete (or could not prove its own), for the reports. */
@@ -89,6 +94,7 @@ export class Ownership {
       if (!existing.deleted) this.repeated = true;
       // A second create answered with the same id: whatever was deleted before, this one is live,
       // and what the server showed at the id before proves nothing about it.
+      if (!existing.deleted) existing.collided = true;
       existing.deleted = false;
       existing.creates += 1;
       delete existing.sighting;
@@ -124,6 +130,11 @@ export class Ownership {
   /** How many creates in the account answered with this id (0 when none did). */
   creates(account: string, id: string): number {
     return this.get(account, id)?.creates ?? 0;
+  }
+
+  /** Ids in the account that a create of this run was answered with while an earlier widget at it was live. */
+  collidedIds(account: string): string[] {
+    return [...(this.claims.get(account)?.values() ?? [])].filter((c) => c.collided === true).map((c) => c.id);
   }
 
   /** The accounts holding a claim on the id. */

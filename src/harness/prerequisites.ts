@@ -67,13 +67,22 @@ export function requireSameWidget(t: RuleContext, api: WidgetApi, mine: Json, sh
   requireDistinctId(t, api, String(mine.id));
   if (shown === null || typeof shown !== 'object') return;
   const other = shown as Json;
-  // Another widget of this run: it carries the run marker, and none of its marked fields is one of `mine`'s (each marked text is unique to one widget).
-  const marked = (w: Json): unknown[] => [w.name, w.description].filter((v) => typeof v === 'string' && v.includes(t.settings.marker));
-  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && !marked(other).some((v) => marked(mine).includes(v));
+  // Another widget of this run: it carries a tag (marker, rule id, sequence number: RuleContext.name)
+  // that none of `mine`'s fields carries. Each tag is unique to one widget, so that is positive
+  // evidence of a second widget at the id; a widget whose fields were merely altered (a suffix
+  // added, a field dropped) is `mine` changed, which is the calling rule's to judge.
+  const mineTags = new Set(tagsOf(mine, t.settings.marker));
+  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && tagsOf(other, t.settings.marker).some((tag) => !mineTags.has(tag));
   prerequisite(t, 'CRUD-3', !another, () => ({
     expected: `the widget created as ${preview(mine.name)} at the id ${preview(mine.id)}`,
     received: `another widget this run created at that id (name ${preview(other.name)}): the id was given to two widgets`,
   }));
+}
+
+/** The widget tags (`<marker> <rule id> <n>`, as RuleContext.name makes them) in a widget's name and description. */
+function tagsOf(widget: Json, marker: string): string[] {
+  const pattern = new RegExp(`${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} [A-Z]+-\\d+ \\d+(?!\\d)`, 'g');
+  return [widget.name, widget.description].flatMap((v) => (typeof v === 'string' ? v.match(pattern) ?? [] : []));
 }
 
 /** The body of a 2xx answer as a JSON object, or undefined. */
