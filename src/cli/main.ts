@@ -238,6 +238,7 @@ async function main(): Promise<number> {
     const { files, problems } = writeReports(reportDir, report, redactor);
     process.stdout.write(
       `${renderSummary(outcomes, {
+        implementation: report.implementation,
         rootCauses: report.rootCauses ?? [],
         inconclusive: new Map(report.rules.filter((r) => r.inconclusive).map((r) => [r.id, r.inconclusive?.note ?? ''])),
         target: target.label,

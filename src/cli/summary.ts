@@ -22,12 +22,12 @@ function verdictLine(exitCode: number, knownFailures: number): string {
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
+  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
     `  ${level.padEnd(6)} ${byLevel(level, 'pass')} passed, ${byLevel(level, 'fail')} failed, ${byLevel(level, 'warn')} warned, ${byLevel(level, 'inconclusive')} inconclusive, ${byLevel(level, 'error')} errored, ${byLevel(level, 'skip')} skipped`;
-  const out = ['', '─'.repeat(72), `Widget Service conformance — ${extra.target}`, `Rules (${outcomes.rules.length} tested):`, line('MUST'), line('SHOULD')];
+  const out = ['', '─'.repeat(72), `Widget Service conformance — ${extra.target}${extra.implementation ? ` (implementation ${extra.implementation})` : ''}`, `Rules (${outcomes.rules.length} tested):`, line('MUST'), line('SHOULD')];
   const list = (o: Outcome, label: string, detail: (r: RunOutcomes['rules'][number]) => string): void => {
     const rules = outcomes.rules.filter((r) => r.outcome === o);
     if (rules.length === 0) return;

@@ -228,7 +228,7 @@ export function renderHtml(report: RunReport): string {
 <title>Widget Service conformance: ${escapeHtml(verdict.label)}</title><style>${STYLE}</style></head>
 <body><header class="${verdict.css}"><h1>${escapeHtml(verdict.label)}</h1>
 <p class="why">${why(report)}</p>
-<p class="meta">Target ${escapeHtml(report.target)}${report.target === report.baseUrl ? '' : ` (${escapeHtml(report.baseUrl)})`} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict: SHOULD violations fail' : ''} · exit code ${report.exitCode}</p></header>
+<p class="meta">Target ${escapeHtml(report.target)}${report.target === report.baseUrl ? '' : ` (${escapeHtml(report.baseUrl)})`} · implementation ${escapeHtml(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict: SHOULD violations fail' : ''} · exit code ${report.exitCode}</p></header>
 <main><p class="counts">${counts(report)}</p>
 ${report.baseline?.nowPassing.length ? `<p class="notice">Baseline rules that now pass (remove them from ${escapeHtml(report.baseline.file)}): ${report.baseline.nowPassing.map(escapeHtml).join(', ')}</p>` : ''}
 ${report.suiteErrors.length ? `<h2>Suite errors</h2>${report.suiteErrors.map((e) => `<pre class="message">${escapeHtml(e)}</pre>`).join('')}` : ''}

@@ -66,7 +66,7 @@ export function renderMarkdown(report: RunReport): string {
   const lines = [
     `## Widget Service conformance: ${VERDICT[report.verdict]}${report.verdict === 'not-conformant' && report.gate.passed ? ` (${gatePassedNote(report.gate.knownFailures)})` : ''}`,
     '',
-    `Target: ${inline(report.target)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
+    `Target: ${inline(report.target)} · implementation ${inline(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
     '',
     `${count('MUST')}  `,
     count('SHOULD'),

@@ -119,3 +119,16 @@ describe('badge', () => {
     expect(renderBadge(run('<x>&').report)).not.toContain('<x>');
   });
 });
+
+describe('the implementation label in the run reports', () => {
+  it('is shown, escaped, in the Markdown and the HTML', async () => {
+    const { renderMarkdown } = await import('../../src/report/markdown.ts');
+    const { renderHtml } = await import('../../src/report/html.ts');
+    const report = reportOf(outcomesOf([testOf('FMT-1', 'pass')]), { implementation: 'acme<b>@1.5' });
+    expect(report.implementation).toBe('acme<b>@1.5');
+    expect(renderMarkdown(report)).toMatch(/implementation acme\S*@1\.5/);
+    const html = renderHtml(report);
+    expect(html).toContain('implementation acme&lt;b&gt;@1.5');
+    expect(html).not.toContain('acme<b>');
+  });
+});
