@@ -33,17 +33,21 @@ export class WidgetStore {
 
   /** Stores a new widget for the account and returns it. */
   create(account: string, input: WidgetInput): StoredWidget {
-    const id = this.newId();
+    const widget = this.issue(input, this.newId());
+    this.widgetsOf(account).set(widget.id, widget);
+    return widget;
+  }
+
+  /** A new widget at `id`, recorded as issued: the next sequence number and the time now. */
+  protected issue(input: WidgetInput, id: string): StoredWidget {
     this.issuedIds.add(id);
-    const widget: StoredWidget = Object.freeze({
+    return Object.freeze({
       seq: this.nextSeq(),
       id,
       name: input.name,
       ...(input.description === undefined ? {} : { description: input.description }),
       created_at: this.now(),
     });
-    this.widgetsOf(account).set(id, widget);
-    return widget;
   }
 
   /** The account's widget with this id; undefined when it does not exist or belongs to another account. */

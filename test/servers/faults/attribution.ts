@@ -12,14 +12,7 @@ import type { TestServer } from '../serve.ts';
 /** A store that files a widget under the id it is given; a second widget at an id replaces the first (an upsert: last write wins). */
 class UpsertStore extends InspectableStore {
   put(account: string, input: WidgetInput, id: string): StoredWidget {
-    this.issuedIds.add(id);
-    const widget: StoredWidget = Object.freeze({
-      seq: this.nextSeq(),
-      id,
-      name: input.name,
-      ...(input.description === undefined ? {} : { description: input.description }),
-      created_at: this.now(),
-    });
+    const widget = this.issue(input, id);
     let widgets = this.widgetsByAccount.get(account);
     if (!widgets) this.widgetsByAccount.set(account, (widgets = new Map()));
     // Deleted first so that the account's list stays in creation order: only the id is at fault.
