@@ -15,6 +15,7 @@ import { afterAll } from 'vitest';
 import { createdWidget, expect2xx, expectErrorObject, expectSchema, jsonBody } from '../src/harness/checks.ts';
 import { requireDistinctIds } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
+import { rulesExplaining } from '../src/harness/snapshots.ts';
 import { InconclusiveError } from '../src/errors.ts';
 import { pageEnvelope, preview } from '../src/schema.ts';
 import { describeEnd, walkAll, walkBudget, walkPages, type WalkResult } from '../src/client/walk.ts';
@@ -83,16 +84,6 @@ async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult
   return { walk: walks.byLimit.get(limit) as WalkResult, set, walks };
 }
 
-/** The rules that report why a walk stopped early. */
-function blamedFor(walk: WalkResult): string[] {
-  switch (walk.end.kind) {
-    case 'not-a-page': return ['PAGE-1'];
-    case 'missing-cursor': return ['PAGE-2'];
-    case 'complete': case 'stopped': return [];
-    default: return ['PAGE-5'];
-  }
-}
-
 /** Skips a walk's checks when the server refuses its limit outright: its maximum is its choice (1 is always valid). */
 async function skipIfLimitRefused(t: RuleContext, walk: WalkResult, limit: number): Promise<void> {
   const first = walk.pages[0]?.response;
@@ -159,7 +150,7 @@ for (const limit of LIMITS) {
       // A large account: this walk was cut short by the suite; the walks at larger limits judge the whole set.
       return t.annotate(`the walk at limit ${limit} ${describeEnd(walk)}; exactly-once is judged by the walks at ${LIMITS.filter((l) => l !== limit).join(', ')}`, 'note');
     }
-    const blamed = blamedFor(walk);
+    const blamed = rulesExplaining(walk);
     if (walk.end.kind !== 'complete') throw new InconclusiveError(`the walk at limit ${limit} ${describeEnd(walk)}; ${blamed.join(', ')} reports why`, blamed);
     const missing = [...set.ids].filter((id) => !walk.widgets.has(id));
     t.check(missing.length === 0, () => ({
@@ -304,14 +295,14 @@ rule('PAGE-7', 'widgets that exist for a whole walk appear in it exactly once wh
   const set = await theSet(t);
   // Without writes, the walk at this limit must already be exactly-once: otherwise a gap here is PAGE-3's, not PAGE-7's.
   const { walk: quiet, walks } = await walkAt(t, STABILITY_LIMIT);
-  const blamed = blamedFor(quiet);
+  const blamed = rulesExplaining(quiet);
   if (quiet.end.kind !== 'complete') throw new InconclusiveError(`the quiet walk at limit ${STABILITY_LIMIT} ${describeEnd(quiet)}; ${blamed.join(', ')} reports why`, blamed);
   if (quiet.duplicates.size > 0 || (walks.comparisons.get(STABILITY_LIMIT)?.gaps.length ?? 0) > 0 || [...set.ids].some((id) => !quiet.widgets.has(id))) {
     throw new InconclusiveError(`the walk at limit ${STABILITY_LIMIT} is not exactly-once even with no write in between (PAGE-3 reports it), so what writes change cannot be told apart`, ['PAGE-3']);
   }
   // What the account holds just before the walk: every widget of it that is not deleted by this test must appear once.
   const before = await t.quietly(() => walkAll(t.api, set.maxPages));
-  if (before.end.kind !== 'complete') throw new InconclusiveError(`the walk before PAGE-7's ${describeEnd(before)}; the PAGE rules report why`, blamedFor(before));
+  if (before.end.kind !== 'complete') throw new InconclusiveError(`the walk before PAGE-7's ${describeEnd(before)}; the PAGE rules report why`, rulesExplaining(before));
   const writes = new StabilityWrites(t, set.volatile);
   const walk = await walkPages(t.api, {
     limit: STABILITY_LIMIT,

@@ -85,9 +85,24 @@ export function findInWalk(walk: WalkResult, match: (widget: Record<string, unkn
   return undefined;
 }
 
+/**
+ * The rules that judge why a walk did not complete: a page that is not a page (PAGE-1), has_more
+ * without a cursor (PAGE-2), a walk that does not terminate (PAGE-5). A walk stopped on purpose
+ * (a cap) is no rule's fault.
+ */
+export function rulesExplaining(walk: WalkResult): string[] {
+  switch (walk.end.kind) {
+    case 'not-a-page': return ['PAGE-1'];
+    case 'missing-cursor': return ['PAGE-2'];
+    case 'complete': case 'stopped': return [];
+    default: return ['PAGE-5'];
+  }
+}
+
 /** Throws when a walk stopped early: absence from an incomplete list proves nothing either way. */
 export function requireComplete(walk: WalkResult, purpose: string): void {
   if (walk.end.kind !== 'complete') {
-    throw new InconclusiveError(`could not ${purpose}: the list walk ${describeEnd(walk)} (the PAGE rules report why)`);
+    const rules = rulesExplaining(walk);
+    throw new InconclusiveError(`could not ${purpose}: the list walk ${describeEnd(walk)}${rules.length ? ` (${rules.join(', ')} reports why)` : ''}`, rules);
   }
 }

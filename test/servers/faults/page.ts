@@ -28,7 +28,7 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
   {
     name: 'has-more-from-full-page', rule: 'PAGE-2',
     description: 'sets has_more when the page is full, but next_cursor only when the store has more: a full last page says has_more true with no cursor',
-    unsteady: { 'PAGE-3': 'TODO(pagination): the walk check throws InconclusiveError without dependsOn, so no rule explains it; should be inconclusive under PAGE-2' },
+    inconclusive: { 'PAGE-3': 'PAGE-2' },
     make: () => serve(new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
         const { limit, afterSeq } = this.parseListQuery(account, query);
