@@ -30,6 +30,9 @@ function messagesOf(rule: RuleReport): string[] {
  */
 function inconclusiveOn(rule: RuleReport, explainedBy: string): boolean {
   const outcome: string = rule.outcome;
+  // The report's own account of it: a check that said what it depends on, or a failure marked
+  // as explained by another rule (harness/failure.ts explainedBy) that did fail in this run.
+  if (outcome === 'inconclusive' && rule.inconclusive?.explainedBy.includes(explainedBy)) return true;
   if (outcome !== 'inconclusive' && outcome !== 'error') return false;
   return messagesOf(rule).length > 0 && messagesOf(rule).every((m) => m.includes(`depends on ${explainedBy}`));
 }
