@@ -62,3 +62,14 @@ export function carriesAnyMarker(widget: unknown): boolean {
 export function carriesTag(widget: unknown, tag: string): boolean {
   return markedTexts(widget).some((v) => v === tag || v.startsWith(`${tag} `));
 }
+
+/**
+ * The tags of this run (`<marker> <rule id> <n>`, as RuleContext.name() makes them) in a
+ * widget's name and description. Each tag names one widget the run created, so a widget
+ * carrying a tag another widget was given is that other widget.
+ */
+export function tagsIn(widget: unknown, marker: string): string[] {
+  // The marker is base32 after `wcs-`: no character in it is special in an expression.
+  const tag = new RegExp(`(?<=^|\\s)${marker} [A-Z]+-\\d+ \\d+(?=\\s|$)`, 'g');
+  return markedTexts(widget).flatMap((text) => text.match(tag) ?? []);
+}

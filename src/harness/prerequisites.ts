@@ -10,7 +10,7 @@ import type { ApiResponse } from '../http/client.ts';
 import { preview } from '../schema.ts';
 import { describeDifferences, differingFields, type WidgetField } from './differ.ts';
 import type { FailureDetail } from './failure.ts';
-import { carriesMarker } from './marker.ts';
+import { carriesMarker, tagsIn } from './marker.ts';
 import type { RuleContext } from './rule.ts';
 
 type Json = Record<string, unknown>;
@@ -71,18 +71,12 @@ export function requireSameWidget(t: RuleContext, api: WidgetApi, mine: Json, sh
   // that none of `mine`'s fields carries. Each tag is unique to one widget, so that is positive
   // evidence of a second widget at the id; a widget whose fields were merely altered (a suffix
   // added, a field dropped) is `mine` changed, which is the calling rule's to judge.
-  const mineTags = new Set(tagsOf(mine, t.settings.marker));
-  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && tagsOf(other, t.settings.marker).some((tag) => !mineTags.has(tag));
+  const mineTags = new Set(tagsIn(mine, t.settings.marker));
+  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && tagsIn(other, t.settings.marker).some((tag) => !mineTags.has(tag));
   prerequisite(t, 'CRUD-3', !another, () => ({
     expected: `the widget created as ${preview(mine.name)} at the id ${preview(mine.id)}`,
     received: `another widget this run created at that id (name ${preview(other.name)}): the id was given to two widgets`,
   }));
-}
-
-/** The widget tags (`<marker> <rule id> <n>`, as RuleContext.name makes them) in a widget's name and description. */
-function tagsOf(widget: Json, marker: string): string[] {
-  const pattern = new RegExp(`${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} [A-Z]+-\\d+ \\d+(?!\\d)`, 'g');
-  return [widget.name, widget.description].flatMap((v) => (typeof v === 'string' ? v.match(pattern) ?? [] : []));
 }
 
 /** The body of a 2xx answer as a JSON object, or undefined. */
