@@ -32,7 +32,8 @@ export class TransportError extends SuiteError {
 
 /** The server kept answering 429/503 beyond the retry budget, or asked for a longer wait than allowed. */
 export class RateLimitError extends SuiteError {
-  constructor(message: string) {
+  /** @param status the answer that asked the client to wait: 429, or 503 with Retry-After */
+  constructor(message: string, readonly status?: number) {
     super(message, 'ERR_RATE_LIMIT');
   }
 }

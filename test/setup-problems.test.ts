@@ -82,6 +82,13 @@ describe.concurrent('setup problems found before the tests', () => {
     stoppedBeforeTests(run);
   });
 
+  test('maintenance (503 with Retry-After to every retry): exit 3, said as an outage', async () => {
+    const run = await runAt(setup.comeBackLater(503), (s) => s.baseUrl);
+    const line = oneLine(run, 3);
+    expect(line).toMatch(/^widget-conformance: the target answered 503 and asked to be retried later, every time \(.*\): an outage or maintenance\?/);
+    stoppedBeforeTests(run);
+  });
+
   test('odd but conformant media types (problem+json errors, a charset without a space) pass the probe', async () => {
     const run = await runAt(setup.unusualMediaTypes(), (s) => s.baseUrl, ['--only', 'CRUD-1']);
     expect(run.exitCode, explain(run)).toBe(0);

@@ -1,12 +1,13 @@
 /**
  * The check made once before any test runs: a setup the suite cannot test ends the run in one
- * line, never as a page of conformance failures. Unreachable, or 5xx to every request (an
- * outage): exit 3. A refused token, a 404 for /widgets (the /v1 prefix missing?), a redirect,
+ * line, never as a page of conformance failures. Unreachable, 5xx to every request (an
+ * outage), or 503 or 429 asking to come back later however often it is retried (maintenance,
+ * a spent rate limit): exit 3. A refused token, a 404 for /widgets (the /v1 prefix missing?), a redirect,
  * or a list that is not JSON (a web page): exit 2. What each answer means is probe-classify.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../client/api.ts';
-import { isSuiteError, RejectedTokenError, SetupProblemError, TokenRejectedError, UnreachableError } from '../errors.ts';
+import { isSuiteError, RateLimitError, RejectedTokenError, SetupProblemError, TokenRejectedError, UnreachableError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import { classify, describeBody, describeContentType, endsWithV1, showLocation, type ProbeAnswer } from './probe-classify.ts';
 
@@ -64,6 +65,13 @@ async function send(request: () => Promise<ApiResponse>): Promise<ApiResponse | 
   } catch (error) {
     if (error instanceof TokenRejectedError) return undefined;
     if (!isSuiteError(error)) throw error;
+    // Asked to wait again and again before any test ran: maintenance or a rate limit, said as such.
+    if (error instanceof RateLimitError && error.status === 503) {
+      throw new SetupProblemError(`the target answered 503 and asked to be retried later, every time (${error.message}): an outage or maintenance? Try again when it is back (no verdict)`, 3);
+    }
+    if (error instanceof RateLimitError && error.status === 429) {
+      throw new SetupProblemError(`the target answered 429 Too Many Requests before any test ran, every time (${error.message}): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries (no verdict)`, 3);
+    }
     throw new UnreachableError(`cannot reach the target: ${(error as Error).message}`);
   }
 }

@@ -246,11 +246,13 @@ export class HttpClient {
       if (attempt >= this.options.maxRetries) {
         throw new RateLimitError(
           `${method} ${this.redactor.text(url)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,
+          res.status,
         );
       }
       if (wait > this.options.maxRetryWaitMs) {
         throw new RateLimitError(
           `${method} ${this.redactor.text(url)} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`,
+          res.status,
         );
       }
       this.payForWait(method, url, res.status, wait);
@@ -283,11 +285,11 @@ export class HttpClient {
       const because = `the rate-limit wait budget of ${this.rateLimitBudgetMs} ms (maxRateLimitWaitTotalMs) is spent`;
       this.markGone({ because, ErrorClass: RateLimitError });
       const why = left > 0 ? `asking for a wait of ${wait} ms, more than the ${left} ms left: ${because}` : because;
-      throw new RateLimitError(`${answered}, ${why}; no further request is sent`);
+      throw new RateLimitError(`${answered}, ${why}; no further request is sent`, status);
     }
     const { deadline } = this.options;
     if (deadline !== undefined && Date.now() + wait >= deadline) {
-      throw new RateLimitError(`${answered}, asking for a wait of ${wait} ms that would end past the run's time budget`);
+      throw new RateLimitError(`${answered}, asking for a wait of ${wait} ms that would end past the run's time budget`, status);
     }
   }
 

@@ -41,6 +41,21 @@ export const webPage = (): RequestHandler =>
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>\n<html><head><title>${HTML_TITLE}</title></head><body><h1>Welcome</h1></body></html>\n`);
   });
 
+/**
+ * Asks to be retried, every time: 503 with Retry-After (down for maintenance) or 429 (a spent
+ * rate limit), answering at once (Retry-After: 0) so the test does not wait.
+ */
+export const comeBackLater = (status: 503 | 429): RequestHandler & { readonly requests: () => number } => {
+  let requests = 0;
+  return {
+    handle: (_req, res) => {
+      requests += 1;
+      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ error: { code: status === 503 ? 'maintenance' : 'rate_limited', message: 'come back later' } }));
+    },
+    requests: () => requests,
+  };
+};
+
 /** An outage: 503 to everything, without Retry-After, with a gateway's HTML page. */
 export const outage = (): RequestHandler & { readonly requests: () => number } => {
   let requests = 0;
