@@ -15,13 +15,19 @@ export const DEL_FAULTS: readonly FaultCase[] = [
     })()),
   },
   {
-    name: 'reuses-deleted-ids', rule: 'DEL-2', description: 'numbers widgets by how many exist, so a deleted id comes back',
+    name: 'reuses-deleted-ids', rule: 'DEL-2', description: 'keeps the ids of deleted widgets in a pool and gives the most recently freed one to the next new widget',
+    // Never the id of a live widget (that would be CRUD-3's): only ids whose widget is gone come back.
     unsteady: { 'DEL-1': 'a concurrent create can take the deleted id before the retrieve that checks it is gone', 'PAGE-7': 'widgets deleted and created during the walk trade ids' },
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      private readonly freed: string[] = [];
+      private minted = 0;
+      override delete(account: string, id: string): boolean {
+        const deleted = super.delete(account, id);
+        if (deleted) this.freed.push(id);
+        return deleted;
+      }
       protected override newId(): string {
-        let live = 0;
-        for (const widgets of this.widgetsByAccount.values()) live += widgets.size;
-        return String(live + 1);
+        return this.freed.pop() ?? String((this.minted += 1));
       }
     })() })),
   },
