@@ -85,7 +85,7 @@ describe.concurrent('setup problems found before the tests', () => {
   test('maintenance (503 with Retry-After to every retry): exit 3, said as an outage', async () => {
     const run = await runAt(setup.comeBackLater(503), (s) => s.baseUrl);
     const line = oneLine(run, 3);
-    expect(line).toMatch(/^widget-conformance: the target answered 503 and asked to be retried later, every time \(.*\): an outage or maintenance\?/);
+    expect(line).toMatch(/^widget-conformance: the target answered 503, asking to be retried later \(.*\): an outage or maintenance\?/);
     stoppedBeforeTests(run);
   });
 

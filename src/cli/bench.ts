@@ -14,9 +14,9 @@
  *      does: the case the speed target is stated for (a 20 ms server judged in under 8 s at the
  *      default settings), reported beside the target, not gated on it.
  * Then three memory runs of the full suite, each against a conformant server that answers large:
- *   4. every list page padded to just under the 8 MiB body cap with an extra field of the page;
- *   5. the same with the padding spread over an extra field of each Widget;
- *   6. an account that already holds 20,000 widgets.
+ *   5. every list page padded to just under the 8 MiB body cap with an extra field of the page;
+ *   6. the same with the padding spread over an extra field of each Widget;
+ *   7. an account that already holds 20,000 widgets.
  * For each it prints wall time, requests (conformance.json), requests per second and the suite
  * process's peak resident set size (all its threads; bin/record-peak-rss.mjs writes it at exit).
  * For the slow run it checks the bound

@@ -67,10 +67,10 @@ async function send(request: () => Promise<ApiResponse>): Promise<ApiResponse | 
     if (!isSuiteError(error)) throw error;
     // Asked to wait again and again before any test ran: maintenance or a rate limit, said as such.
     if (error instanceof RateLimitError && error.status === 503) {
-      throw new SetupProblemError(`the target answered 503 and asked to be retried later, every time (${error.message}): an outage or maintenance? Try again when it is back (no verdict)`, 3);
+      throw new SetupProblemError(`the target answered 503, asking to be retried later (${error.message}): an outage or maintenance? Try again when it is back (no verdict)`, 3);
     }
     if (error instanceof RateLimitError && error.status === 429) {
-      throw new SetupProblemError(`the target answered 429 Too Many Requests before any test ran, every time (${error.message}): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries (no verdict)`, 3);
+      throw new SetupProblemError(`the target answered 429 Too Many Requests before any test ran (${error.message}): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries (no verdict)`, 3);
     }
     throw new UnreachableError(`cannot reach the target: ${(error as Error).message}`);
   }

@@ -75,13 +75,13 @@ describe('probe: setup problems', () => {
   test('503 with Retry-After to every retry is maintenance, said as an outage, not "cannot reach" (exit 3)', async () => {
     const handler = setup.comeBackLater(503);
     const message = setupProblem(await probeOf(handler), 3);
-    expect(message).toMatch(/^the target answered 503 and asked to be retried later, every time \(GET \S+\/widgets still answered 503 after 1 retries \(--max-retries 1\)\): an outage or maintenance\? Try again when it is back \(no verdict\)$/);
+    expect(message).toMatch(/^the target answered 503, asking to be retried later \(GET \S+\/widgets still answered 503 after 1 retries \(--max-retries 1\)\): an outage or maintenance\? Try again when it is back \(no verdict\)$/);
     expect(handler.requests(), 'the first list and its one retry').toBe(2);
   });
 
   test('429 to every retry before any test is a spent rate limit (exit 3)', async () => {
     const message = setupProblem(await probeOf(setup.comeBackLater(429)), 3);
-    expect(message).toMatch(/^the target answered 429 Too Many Requests before any test ran, every time \(GET \S+ still answered 429 after 1 retries \(--max-retries 1\)\): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries \(no verdict\)$/);
+    expect(message).toMatch(/^the target answered 429 Too Many Requests before any test ran \(GET \S+ still answered 429 after 1 retries \(--max-retries 1\)\): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries \(no verdict\)$/);
   });
 
   test(`503 to every request is an outage, after ${PROBE_LIST_ATTEMPTS} lists and one retrieve (exit 3)`, async () => {
