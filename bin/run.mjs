@@ -7,6 +7,10 @@ import { build, compiled, isSourceCheckout } from './build.mjs';
 
 /** Runs the compiled form of `source` (a path relative to the project root, e.g. `src/cli/main.ts`). */
 export async function run(source) {
+  // vitest's colours (tinyrainbow) are on even when output goes to a file or a CI log, where
+  // they arrive as raw escape codes: colour only a terminal, unless the user asks (FORCE_COLOR).
+  // Set before anything imports vitest, whose colour choice is made at import.
+  if (!process.stdout.isTTY && !('FORCE_COLOR' in process.env) && !('NO_COLOR' in process.env)) process.env.NO_COLOR = '1';
   if (isSourceCheckout()) {
     try {
       build();

@@ -234,6 +234,13 @@ function withoutPassword(raw: string): string {
   return password === undefined ? raw : raw.replace(`:${password}@`, `:${REDACTED}@`);
 }
 
+/** The subcommands of `widget-conformance`, as --help lists them (bin/widget-conformance.mjs dispatches them). */
+export const SUBCOMMANDS = [
+  { name: 'cleanup', args: '[options]', does: 'deletes widgets left behind by killed runs' },
+  { name: 'compare', args: 'RUN… --out DIR', does: 'lines up runs rule by rule (matrix.html, matrix.md)' },
+  { name: 'verify', args: 'DIR', does: 'checks that a report bundle is whole and unaltered' },
+] as const;
+
 /** The --help text: every option with its variable, default and meaning, then the exit codes. */
 export function helpText(): string {
   const rows = OPTIONS.map((def) => [usageOf(def), def.env ?? '', defaultOf(def)] as const);
@@ -244,7 +251,8 @@ export function helpText(): string {
 
   return [
     'Usage: widget-conformance [options]           (in a checkout of the suite: npm test -- [options])',
-    '       widget-conformance cleanup [options]   deletes widgets left behind by killed runs',
+    ...SUBCOMMANDS.map(({ name, args, does }) => `       ${`widget-conformance ${name} ${args}`.padEnd(38)} ${does}`),
+    '       (each subcommand takes --help; in a checkout of the suite: npm run <subcommand> -- …)',
     '',
     'Checks a Widget Service deployment against the conformance rules.',
     'Without --base-url the suite runs against its embedded reference server.',
@@ -332,8 +340,13 @@ function unexpectedArgument(arg: string, previous: OptionDef | undefined): Confi
 }
 
 function suggestionFor(name: string): string {
-  const typed = name.replace(/^-+/, '');
-  const names = OPTIONS.map((o) => o.flag.slice(2));
+  return didYouMean(name, OPTIONS.map((o) => o.flag));
+}
+
+/** `; did you mean --x?` for a mistyped flag, naming the closest of `flags`, or '' when none is close. */
+export function didYouMean(given: string, flags: readonly string[]): string {
+  const typed = given.split('=')[0]!.replace(/^-+/, '');
+  const names = flags.map((f) => f.replace(/^-+/, ''));
   const prefixed = names.filter((n) => n.startsWith(typed));
   const nearest = names
     .map((n) => ({ n, d: levenshtein(typed, n) }))

@@ -10,10 +10,14 @@ import { Redactor } from '../http/redact.ts';
 import { buildMatrix, type Matrix, type MatrixInput } from '../report/matrix.ts';
 import { renderMatrixHtml } from '../report/matrix-html.ts';
 import { renderMatrixMarkdown } from '../report/matrix-md.ts';
+import { didYouMean } from '../config.ts';
 import { displayPath } from '../paths.ts';
 import { InputError, readReport, reportPath } from './read-report.ts';
 
-export const COMPARE_USAGE = `Usage: npm run compare -- RUN RUN … --out DIR [--fail-on-regression]
+const COMPARE_FLAGS = ['--out', '--fail-on-regression', '--help'];
+
+export const COMPARE_USAGE = `Usage: widget-conformance compare RUN RUN … --out DIR [--fail-on-regression]
+       (in a checkout of the suite: npm run compare -- RUN RUN … --out DIR)
 
 Lines up runs of the suite rule by rule. Each RUN is a conformance.json or the report
 directory that holds it. Writes DIR/matrix.html and DIR/matrix.md: rules as rows by spec
@@ -49,7 +53,7 @@ export function parseCompareArgs(argv: readonly string[]): CompareArgs | undefin
       if (out !== undefined) throw new InputError('--out was given more than once');
       out = arg === '--out' ? argv[(i += 1)] : arg.slice('--out='.length);
       if (out === undefined || out === '') throw new InputError('--out needs a directory: --out DIR');
-    } else if (arg.startsWith('-') && arg !== '-') throw new InputError(`unknown option ${arg.split('=')[0]} (see --help)`);
+    } else if (arg.startsWith('-') && arg !== '-') throw new InputError(`unknown option ${arg.split('=')[0]}${didYouMean(arg, COMPARE_FLAGS)} (see --help)`);
     else inputs.push(arg);
   }
   if (inputs.length === 0) throw new InputError('no runs to compare: name one or more conformance.json files or report directories (see --help)');

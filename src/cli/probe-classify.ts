@@ -92,3 +92,9 @@ export function showLocation(location: string | undefined, requestUrl: string): 
 export function endsWithV1(baseUrl: string): boolean {
   return /\/v1\/?$/i.test(new URL(baseUrl).pathname);
 }
+
+/** The version segment a base URL ends with when it is not v1 (`v2`, `V3`), or undefined. */
+export function otherVersion(baseUrl: string): string | undefined {
+  const match = /\/(v[0-9]+)\/?$/i.exec(new URL(baseUrl).pathname);
+  return match && match[1]!.toLowerCase() !== 'v1' ? match[1] : undefined;
+}

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../client/api.ts';
 import { isSuiteError, RateLimitError, RejectedTokenError, SetupProblemError, TokenRejectedError, UnreachableError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
-import { classify, describeBody, describeContentType, endsWithV1, showLocation, type ProbeAnswer } from './probe-classify.ts';
+import { classify, describeBody, describeContentType, endsWithV1, otherVersion, showLocation, type ProbeAnswer } from './probe-classify.ts';
 
 /**
  * Lists sent in all when the first answers 5xx: a server restarting or one bad instance behind
@@ -81,6 +81,9 @@ async function missingPrefixHint(api: WidgetApi): Promise<string> {
   // The base URL as the client joins paths to it (an origin alone gains a '/' from the URL parser).
   const base = api.http.url('').replace(/\/$/, '');
   if (endsWithV1(base)) return 'check --base-url: it is the interface\'s root, including /v1, where GET /widgets lists the account\'s widgets';
+  // Another version segment: appending /v1 to it would only guess (§9: {base_url} includes /v1).
+  const other = otherVersion(base);
+  if (other !== undefined) return `the base URL ends with /${other}, but this suite checks version 1 of the interface: its root ends with /v1 (§9)`;
   const withV1 = `${base}/v1`;
   let status: number | undefined;
   try {

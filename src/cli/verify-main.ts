@@ -7,7 +7,7 @@ import { PROJECT_ROOT, userDirectory } from '../paths.ts';
 import { InputError, printable } from './read-report.ts';
 import { secretsFrom, suiteVersionAt, verifyBundle } from './verify.ts';
 
-const USAGE = `Usage: npm run verify -- DIR
+const USAGE = `Usage: widget-conformance verify DIR   (in a checkout of the suite: npm run verify -- DIR)
 
 Checks that the report bundle in DIR (a run's --report-dir) is whole and unaltered:
 conformance.json valid against its schema and judged by this suite's rule catalogue, every

@@ -118,6 +118,20 @@ function consistencyProblems(report: RunReport): string[] {
   return problems;
 }
 
+/**
+ * A folder holding none of a run's reports is a wrong argument, said once (exit 2), not one
+ * "cannot read" line per missing file; `compare`'s output folder is the usual mix-up.
+ */
+function notABundle(dir: string, shown: string): void {
+  if (RENDERED.some(([name]) => existsSync(join(dir, name)))) return;
+  const matrix = ['matrix.html', 'matrix.md'].some((name) => existsSync(join(dir, name)));
+  throw new InputError(
+    matrix
+      ? `${shown} is the output of compare (matrix.html, matrix.md), not a run's reports: give verify the --report-dir of a run, the folder that holds conformance.json`
+      : `${shown} holds none of a run's reports (conformance.json, junit.xml, …): give verify the --report-dir of a run`,
+  );
+}
+
 /** Checks the bundle in `dir`; InputError when `dir` is not a directory at all. */
 export function verifyBundle(dir: string, shown: string, suiteVersion: string, secrets: readonly string[]): Verification {
   try {
@@ -126,6 +140,7 @@ export function verifyBundle(dir: string, shown: string, suiteVersion: string, s
     if (error instanceof InputError) throw error;
     throw new InputError(`${shown}: no such directory`);
   }
+  notABundle(dir, shown);
   const problems: string[] = [];
   const notes: string[] = [];
   const texts = new Map<string, string>();

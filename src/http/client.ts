@@ -477,7 +477,13 @@ export class HttpClient {
     // Node names certificate failures by OpenSSL's verify codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN, …).
     if (code !== undefined && /^ERR_(TLS|SSL)|CERT|SIGNATURE|^EPROTO$/.test(code)) {
       const untrusted = /CERT|SIGNATURE|ISSUER/.test(code) && !/ALTNAME|EXPIRED|NOT_YET_VALID|REVOKED/.test(code);
-      return `TLS failure (${code})${untrusted ? ': a certificate from a private CA is trusted with --ca-file or NODE_EXTRA_CA_CERTS' : ''}`;
+      // OpenSSL's "wrong version number": the bytes that came back were not TLS at all, which is
+      // what an https:// URL aimed at a plain-HTTP server looks like.
+      const plain = /WRONG_VERSION_NUMBER/i.test(code) || /wrong version number/i.test(`${e.message ?? ''} ${e.cause?.message ?? ''}`);
+      const hint = untrusted
+        ? ': a certificate from a private CA is trusted with --ca-file or NODE_EXTRA_CA_CERTS'
+        : plain ? ': the server did not answer in TLS; does it speak plain HTTP (an http:// base URL)?' : '';
+      return `TLS failure (${code})${hint}`;
     }
     return this.redactor.text(`${code ?? e.name ?? 'error'}: ${e.message ?? String(error)}`);
   }

@@ -58,7 +58,9 @@ async function main(argv: string[]): Promise<number> {
   console.log(`token (${tokens[token]}): ${token}`);
   console.log(`second token (${tokens[secondToken]}): ${secondToken}`);
   console.log('Run the suite against it:');
-  console.log(`  npm test -- --base-url ${server.baseUrl} --token ${token} --second-token ${secondToken}`);
+  // Tokens travel in the environment, never as flags: a flag is visible to every process on
+  // the machine and lands in shell history (the README's rule, kept by the suite's own hint).
+  console.log(`  WIDGET_TOKEN=${token} WIDGET_SECOND_TOKEN=${secondToken} npm test -- --base-url ${server.baseUrl}`);
   console.log('Press Ctrl+C to stop.');
 
   await new Promise<void>((resolve) => {

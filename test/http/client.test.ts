@@ -212,6 +212,13 @@ describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
+  it('an https URL aimed at a plain-HTTP server names the TLS failure and asks whether the server speaks plain HTTP', async () => {
+    const srv = await serve((_req, res) => res.end('{}'));
+    const error = await rejectionOf(client(srv.url.replace('http:', 'https:')).request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.message).toMatch(/TLS failure \([A-Z_]+\): the server did not answer in TLS; does it speak plain HTTP \(an http:\/\/ base URL\)\?/);
+  });
+
   it('a port nobody listens on fails with a TransportError saying the connection was refused', async () => {
     const error = await rejectionOf(client(await refusedUrl()).request('GET', '/widgets'));
     expect(error).toBeInstanceOf(TransportError);

@@ -4,7 +4,7 @@
  * line. Setup problems are not rules of the catalogue: these tests name the check instead.
  */
 import { describe, expect, test } from 'vitest';
-import { classify, describeBody, describeContentType, endsWithV1, oneLine, showLocation, type ProbeAnswer } from '../../src/cli/probe-classify.ts';
+import { classify, describeBody, describeContentType, endsWithV1, oneLine, otherVersion, showLocation, type ProbeAnswer } from '../../src/cli/probe-classify.ts';
 
 const answer = (status: number, json: unknown, headers: Record<string, string> = {}): ProbeAnswer => ({ status, headers, text: json === undefined ? '<html></html>' : JSON.stringify(json), json });
 const PAGE = { data: [], has_more: false };
@@ -63,6 +63,14 @@ describe('probe: one line for a body, a Content-Type, a Location', () => {
     expect(showLocation(undefined, 'http://h/v1/widgets').shown).toBe('no Location header');
     expect(showLocation('http://[bad', 'http://h/v1/widgets').shown).toBe('an unusable Location "http://[bad"');
   });
+  test('a base URL ending in another version segment is named, so /v2 is never answered "try /v2/v1"', () => {
+    expect(otherVersion('http://h/v2')).toBe('v2');
+    expect(otherVersion('http://h/api/V3/')).toBe('V3');
+    expect(otherVersion('http://h/v1')).toBeUndefined();
+    expect(otherVersion('http://h/api')).toBeUndefined();
+    expect(otherVersion('http://h/v2x')).toBeUndefined();
+  });
+
   test('a base URL ending in /v1 is recognised, in any case', () => {
     expect(endsWithV1('http://h/v1')).toBe(true);
     expect(endsWithV1('http://h/api/V1')).toBe(true);
