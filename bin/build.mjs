@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the compiled code lives: dist/src/…, dist/suites/… mirror src/ and suites/. */
 export const DIST = join(ROOT, 'dist');
-const SOURCE_DIRS = ['src', 'suites'];
+// tools/ (development tools: docs generation) is compiled too, but the package does not ship it.
+const SOURCE_DIRS = ['src', 'suites', 'tools'];
 /** What each output was compiled from: source path to "mtime size" at the time. */
 const MANIFEST = join(DIST, '.sources.json');
 
@@ -33,6 +34,7 @@ export function isSourceCheckout() {
 }
 
 function sourcesUnder(dir) {
+  if (!existsSync(join(ROOT, dir))) return [];
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourcesUnder(path);

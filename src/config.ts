@@ -241,9 +241,22 @@ export const SUBCOMMANDS = [
   { name: 'verify', args: 'DIR', does: 'checks that a report bundle is whole and unaltered' },
 ] as const;
 
+/** One row per option, as --help and the generated options table in docs/options.md show it. */
+export interface OptionRow {
+  readonly usage: string;
+  readonly env: string;
+  readonly fallback: string;
+  readonly description: string;
+}
+
+/** Every option's row: its flag with argument, variable, default and description (with its range). */
+export function optionRows(): OptionRow[] {
+  return OPTIONS.map((def) => ({ usage: usageOf(def), env: def.env ?? '', fallback: defaultOf(def), description: `${def.description}${rangeOf(def)}` }));
+}
+
 /** The --help text: every option with its variable, default and meaning, then the exit codes. */
 export function helpText(): string {
-  const rows = OPTIONS.map((def) => [usageOf(def), def.env ?? '', defaultOf(def)] as const);
+  const rows = optionRows().map((r) => [r.usage, r.env, r.fallback] as const);
   const flagWidth = Math.max(...rows.map(([flag]) => flag.length));
   const envWidth = Math.max(...rows.map(([, env]) => env.length));
   const line = ([flag, env, fallback]: readonly [string, string, string]) =>
@@ -258,7 +271,7 @@ export function helpText(): string {
     'Without --base-url the suite runs against its embedded reference server.',
     '',
     line(['Option', 'Variable', 'Default']),
-    ...OPTIONS.flatMap((def, i) => [line(rows[i]!), `      ${def.description}${rangeOf(def)}`]),
+    ...optionRows().flatMap((row, i) => [line(rows[i]!), `      ${row.description}`]),
     '',
     'Settings are taken from flags first, then environment variables, then a .env',
     'file in the directory you ran the command from, then the defaults. Empty variables',
