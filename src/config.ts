@@ -31,6 +31,7 @@ export interface SuiteConfig {
   maxRetries: number;
   maxRetryWaitMs: number;
   maxRateLimitWaitMs: number;
+  maxRate?: number;
   maxRunTimeMs: number;
   maxWidgets: number;
   propertyBudgetMs: number;
@@ -132,7 +133,10 @@ export const OPTIONS: readonly OptionDef[] = [
     unit: 'milliseconds', default: 30_000, description: 'Longest Retry-After the suite will wait, in milliseconds' },
   { flag: '--max-rate-limit-wait', env: 'WIDGET_MAX_RATE_LIMIT_WAIT_MS', kind: 'int', key: 'maxRateLimitWaitMs', arg: 'ms', min: 0,
     unit: 'milliseconds', default: 120_000,
-    description: 'Total time the run may spend waiting on 429/503 answers, in milliseconds; then every further request fails and the run ends as a suite error' },
+    description: 'Wall-clock time the run may spend blocked by 429/503 answers (Retry-After, backoff), in milliseconds; then every further request fails and the run ends as a suite error' },
+  { flag: '--max-rate', env: 'WIDGET_MAX_RATE', kind: 'int', key: 'maxRate', arg: 'n', min: 1, max: 100_000,
+    defaultText: "none: paced only by the server's rate-limit headers and 429 answers",
+    description: 'Most requests per second, both accounts together: a polite pace for shared environments' },
   { flag: '--max-run-time', env: 'WIDGET_MAX_RUN_TIME_MS', kind: 'int', key: 'maxRunTimeMs', arg: 'ms', min: 1000,
     unit: 'milliseconds', default: 1_800_000,
     description: 'Longest time the tests may take, in milliseconds; then no request is sent, what ran is reported, and cleanup gets its own short budget' },

@@ -382,7 +382,7 @@ describe('HttpClient: rate limits', () => {
     const res = await c.request('GET', '/widgets');
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });
-    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimitWaitMs: 0 });
+    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimitWaitMs: 0, refused: 1 });
     expect(srv.received).toHaveLength(2);
   });
 
@@ -440,7 +440,7 @@ describe('HttpClient: rate-limit wait budget', () => {
     const error = await rejectionOf(c.request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toMatch(
-      /^GET http:\/\/127\.0\.0\.1:\d+\/widgets answered 429, the rate-limit wait budget of 250 ms \(maxRateLimitWaitTotalMs\) is spent; no further request is sent$/,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/widgets answered 429, the rate-limit wait budget of 250 ms \(--max-rate-limit-wait\) is spent; no further request is sent$/,
     );
     expect(srv.received).toHaveLength(2);
     expect(c.stats.rateLimitWaitMs).toBe(SMALL_BUDGET_MS);
@@ -448,7 +448,7 @@ describe('HttpClient: rate-limit wait budget', () => {
     const started = performance.now();
     const next = await rejectionOf(c.request('GET', '/other'));
     expect(next).toBeInstanceOf(RateLimitError);
-    expect(next.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/other: not sent, the rate-limit wait budget of 250 ms \(maxRateLimitWaitTotalMs\) is spent$/);
+    expect(next.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/other: not sent, the rate-limit wait budget of 250 ms \(--max-rate-limit-wait\) is spent$/);
     expect(performance.now() - started).toBeLessThan(SMALL_BUDGET_MS);
     expect(srv.received).toHaveLength(2);
   });
@@ -467,11 +467,68 @@ describe('HttpClient: rate-limit wait budget', () => {
     expect(srv.received).toHaveLength(1);
   });
 
+  it('the budget is wall-clock time blocked: four requests refused together with Retry-After: 1 cost about 1 s of it, not 4 s', async () => {
+    let calls = 0;
+    const srv = await serve((_req, res) => {
+      calls += 1;
+      if (calls <= 4) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200).end('{}');
+    });
+    // 2.5 s: enough for the pauses' union (about 1 s), far short of their sum (4 s).
+    const c = client(srv.url, { maxRateLimitWaitTotalMs: 2_500 });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => c.request('GET', '/widgets')));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(c.stats.refused).toBe(4);
+    expect(c.stats.rateLimitWaitMs).toBeGreaterThanOrEqual(1_000);
+    expect(c.stats.rateLimitWaitMs).toBeLessThan(2_000);
+  });
+
   it('a 503 with Retry-After is paid from the same budget', async () => {
     const srv = await serve((_req, res) => res.writeHead(503, { 'retry-after': '2' }).end());
     const error = await rejectionOf(client(srv.url, { maxRateLimitWaitTotalMs: 300 }).request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toContain('answered 503, asking for a wait of 2000 ms');
+  });
+});
+
+describe('HttpClient: pacing', () => {
+  it('--max-rate spaces requests: 6 requests at 20 per second span at least 5 intervals of 50 ms, and the stats name the pace', async () => {
+    const arrivals: number[] = [];
+    const srv = await serve((_req, res) => {
+      arrivals.push(performance.now());
+      res.writeHead(200).end('{}');
+    });
+    const c = client(srv.url, { maxRate: 20 });
+    await Promise.all([1, 2, 3, 4, 5, 6].map(() => c.request('GET', '/widgets')));
+    // A lower bound only: a loaded machine makes it slower, never faster. 45 ms per gap for timer rounding.
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(5 * 45);
+    expect(c.stats).toMatchObject({ refused: 0, pacedRate: 20 });
+  });
+
+  it('a RateLimit field saying nothing remains holds the next request until its reset, and nothing is refused', async () => {
+    const arrivals: number[] = [];
+    const srv = await serve((_req, res) => {
+      arrivals.push(performance.now());
+      res.writeHead(200, { 'ratelimit-policy': '"burst";q=2;w=1', ratelimit: `"burst";r=${arrivals.length === 1 ? 0 : 1};t=1` }).end('{}');
+    });
+    const c = client(srv.url);
+    await c.request('GET', '/widgets');
+    await c.request('GET', '/widgets');
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
+    expect(c.stats.refused).toBe(0);
+    expect(c.stats.rateLimitWaitMs).toBeGreaterThanOrEqual(950);
+    // The policy's 2 per second, less the margin for clocks that differ.
+    expect(c.stats.pacedRate).toBeLessThanOrEqual(2);
+  });
+
+  it('a spent window whose reset is longer than --max-retry-wait is not waited for: the request goes, and a 429 is handled as any other', async () => {
+    const srv = await serve((_req, res) => res.writeHead(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' }).end('{}'));
+    const c = client(srv.url, { maxRetryWaitMs: 1_000 });
+    const started = performance.now();
+    await c.request('GET', '/widgets');
+    await c.request('GET', '/widgets');
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(c.stats.rateLimitWaitMs).toBe(0);
   });
 });
 
