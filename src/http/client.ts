@@ -381,6 +381,8 @@ export class HttpClient {
     try {
       raw = await this.sendRepeatable(method, (dispatcher) => this.send(dispatcher, url, { method, headers, body: opts.body, signal }, opts.prefixOverCap === true));
     } catch (error) {
+      // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
+      if (error instanceof OverCap) throw new TransportError(`${method} ${shownUrl}: ${this.describeTransportError(error, box.byDeadline)} after ${elapsed()} ms`);
       throw this.transportFailure(method, shownUrl, this.describeTransportError(error, box.byDeadline), elapsed());
     }
     const digest = (): ApiResponse => (raw.truncated ? this.prefixOnly(raw, recordedRequest, startedAt, elapsed()) : whole());

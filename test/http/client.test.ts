@@ -193,6 +193,17 @@ describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
     expect(error.message).toContain('response body larger than 1024 bytes');
   });
 
+  it('answers over the cap are answers: however many in a row, the client does not give the target up', async () => {
+    const srv = await serve((req, res) => {
+      if (req.url === '/small') return res.writeHead(200).end('{}');
+      const body = Buffer.alloc(4 * 1024, 0x61);
+      res.writeHead(200, { 'content-length': String(body.length) }).end(body);
+    });
+    const c = client(srv.url, { maxResponseBytes: 1024, timeoutMs: 2_000 });
+    for (let i = 0; i < 7; i++) expect((await rejectionOf(c.request('GET', '/widgets'))).message).toContain('response body larger than 1024 bytes');
+    expect((await c.request('GET', '/small')).status).toBe(200);
+  });
+
   it('an endless chunked response (no Content-Length) is cut off with a TransportError naming the size', async () => {
     const srv = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
