@@ -35,17 +35,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_RESPONSE_BYTES } from '../http/client.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import { mib, PADDED_PAGE_BYTES, PEAK_RSS_BOUND_BYTES, PEAK_RSS_FILE_VARIABLE, PEAK_RSS_NODE_ARGS, readPeakRss } from './peak-rss.ts';
 import { PaddedService } from '../reference/padded.ts';
 import { prefilledStore } from '../reference/prefill.ts';
 import { RateLimitedHandler } from '../reference/rate-limited.ts';
-import { startServer, type RequestHandler, type RunningServer } from '../reference/server.ts';
+import { slowHandler, type ServerStats } from './bench-server.ts';
+import { startServer, type RunningServer } from '../reference/server.ts';
 import { DEFAULT_TOKENS, ReferenceService } from '../reference/service.ts';
 import { ConfigError } from '../errors.ts';
 
@@ -123,36 +122,6 @@ function parseBenchArgs(argv: readonly string[]): BenchArgs {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigError(`--concurrency must be a positive integer, got "${concurrencyText}"`);
   const only = takeFlag(suiteArgs, '--only').value;
   return { latencyMs, concurrency, suiteArgs, ...(only === undefined ? {} : { only }), part, help: false };
-}
-
-/** What the server side saw during one run. */
-interface ServerStats {
-  requests: number;
-  peakInFlight: number;
-  /** Sum over requests of arrival → response finished, in ms; divided by wall time it is the mean number in flight. */
-  busyMs: number;
-}
-
-/**
- * The reference service behind a wrapper that waits `latencyMs` on a timer before handling each
- * request (a stand-in for network latency), and counts requests and how many are in flight.
- */
-function slowHandler(service: ReferenceService, latencyMs: number, stats: ServerStats): RequestHandler {
-  let inFlight = 0;
-  return {
-    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const arrived = performance.now();
-      stats.requests += 1;
-      inFlight += 1;
-      stats.peakInFlight = Math.max(stats.peakInFlight, inFlight);
-      res.once('close', () => {
-        inFlight -= 1;
-        stats.busyMs += performance.now() - arrived;
-      });
-      if (latencyMs > 0) await sleep(latencyMs);
-      await service.handle(req, res);
-    },
-  };
 }
 
 interface Measured {
