@@ -236,7 +236,13 @@ export class HttpClient {
 
   private async attempts(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
     for (let attempt = 0; ; attempt += 1) {
-      await this.pacer.acquire();
+      // Not sent when the pace would hold it past the run's deadline, or the target was given up meanwhile: once() says why.
+      const { deadline } = this.options;
+      const until = deadline === undefined ? undefined : performance.now() + (deadline - Date.now());
+      if (!(await this.pacer.acquire(until))) {
+        const shownUrl = this.redactor.text(url);
+        throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`);
+      }
       const res = await this.once(method, url, opts);
       const wait = this.retryDelay(res, attempt);
       if (wait === undefined) {
@@ -311,6 +317,7 @@ export class HttpClient {
   /** Stops every further request; the first reason stays, since it is the one that explains the rest. */
   private markGone(gone: Gone): void {
     this.gone ??= gone;
+    this.pacer.stop();
   }
 
   /** Stops every further request for a reason the caller found (a token the target stopped accepting), failing them with ErrorClass. */

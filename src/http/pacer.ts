@@ -63,6 +63,10 @@ export class Pacer {
   refused = 0;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** Set once no request will be sent any more: every waiter is let go at once, to fail fast. */
+  private stopped = false;
+  private wake!: () => void;
+  private readonly woken = new Promise<void>((resolve) => (this.wake = resolve));
 
   constructor(options: PacerOptions = {}) {
     this.now = options.now ?? (() => performance.now());
@@ -81,19 +85,31 @@ export class Pacer {
     return Number.isFinite(this.rate) ? Math.round(this.rate * 10) / 10 : undefined;
   }
 
-  /** Waits until a request may be sent: no pause is running and the bucket has a token. */
-  async acquire(): Promise<void> {
+  /**
+   * Waits until a request may be sent: no pause is running and the bucket has a token. False,
+   * at once, when that moment is past `until` (a now() value: the run's deadline) or once
+   * stop() was called: the caller then does not send.
+   */
+  async acquire(until = Number.POSITIVE_INFINITY): Promise<boolean> {
     for (;;) {
+      if (this.stopped) return false;
       const now = this.now();
       const at = Math.max(this.pausedUntil, this.nextSendAt);
       if (at <= now) {
         if (Number.isFinite(this.rate)) this.nextSendAt = Math.max(now, this.nextSendAt) + 1000 / this.rate;
         this.noteSend(now);
-        return;
+        return true;
       }
+      if (at >= until) return false;
       // Waiting for the moment the bucket or the server allows the next request: an event, not a fixed delay.
-      await this.sleep(at - now);
+      await Promise.race([this.sleep(at - now), this.woken]);
     }
+  }
+
+  /** No request will be sent any more (the target is given up): every waiter returns false now. */
+  stop(): void {
+    this.stopped = true;
+    this.wake();
   }
 
   /**

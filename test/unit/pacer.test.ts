@@ -14,9 +14,10 @@ function clocked(options: { maxRate?: number } = {}): { pacer: Pacer; clock: { n
     },
   });
   const acquire = pacer.acquire.bind(pacer);
-  pacer.acquire = async () => {
-    await acquire();
-    sends.push(clock.now);
+  pacer.acquire = async (until?: number) => {
+    const granted = await acquire(until);
+    if (granted) sends.push(clock.now);
+    return granted;
   };
   return { pacer, clock, sends };
 }
@@ -83,6 +84,24 @@ describe('Pacer: the shared token bucket', () => {
     await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
     expect(Math.min(...sends)).toBeGreaterThanOrEqual(1000);
     expect(pacer.blockedMs).toBe(1000);
+  });
+
+  it('a slot past the deadline is refused at once, not waited for', async () => {
+    const { pacer, clock } = clocked({ maxRate: 1 });
+    expect(await pacer.acquire(500)).toBe(true);
+    expect(await pacer.acquire(500)).toBe(false);
+    expect(clock.now).toBe(0);
+  });
+
+  it('once stopped, every waiter is let go at once with false: a given-up target costs no more waiting', async () => {
+    // A real clock here: the waiter must be woken, not reach its slot.
+    const pacer = new Pacer({ maxRate: 1 });
+    expect(await pacer.acquire()).toBe(true);
+    const started = performance.now();
+    const waiting = pacer.acquire();
+    pacer.stop();
+    expect(await waiting).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('a pause past the budget is refused, says what was left, and blocks nothing', () => {
