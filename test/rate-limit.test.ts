@@ -5,6 +5,7 @@
  * and the gateway, not wall time (timing is the bench's: `npm run bench`).
  */
 import { describe, expect, test } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimitedHandler } from '../src/reference/rate-limited.ts';
 import { ReferenceService, DEFAULT_TOKENS } from '../src/reference/service.ts';
 import { runAgainst } from './servers/serve.ts';
@@ -49,5 +50,31 @@ describe.concurrent('a conformant server behind a 40/s rate limit', { timeout: 2
     // Only what was already in flight when the first answer stated the policy can be refused.
     expect(report.refused, explain(run)).toBeLessThanOrEqual(0.01 * report.requests);
     expect(report.pacedRate, explain(run)).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('--max-rate', { timeout: 240_000 }, () => {
+  // Unpaced, this selection sends about 190 requests, up to 130 in one second here: either bound below catches a run that ignores the flag.
+  test('caps the load of a run against an unlimited server: on average at most n requests per second, and the report says it was paced at n', async () => {
+    const MAX_RATE = 20;
+    const service = new ReferenceService();
+    const arrivals: number[] = [];
+    const handler = { handle: (req: IncomingMessage, res: ServerResponse) => (arrivals.push(performance.now()), service.handle(req, res)) };
+    const { tokens } = gateway(false);
+    const run = await runAgainst({ handler, tokens }, ['--only', 'CRUD,FMT,PAGE,MAL', '--max-rate', String(MAX_RATE)]);
+    expectConformant(run);
+    expect(run.report!.pacedRate, explain(run)).toBe(MAX_RATE);
+    expect(run.report!.refused).toBe(0);
+    // Each client (the probe's, the tests', the cleanup's) spaces its requests at 1/n s; they run one after another.
+    const spanS = (arrivals.at(-1)! - arrivals[0]!) / 1000;
+    expect(arrivals.length / spanS, `${arrivals.length} requests in ${spanS.toFixed(2)} s`).toBeLessThanOrEqual(MAX_RATE * 1.05);
+    // In any one second: at most n from one client, plus at most n from the next one where two meet (the tests' end, the cleanup's start).
+    let busiest = 0;
+    for (let i = 0, j = 0; i < arrivals.length; i++) {
+      while (arrivals[i]! - arrivals[j]! > 1000) j++;
+      busiest = Math.max(busiest, i - j + 1);
+    }
+    expect(busiest, 'the most requests in any one second').toBeLessThanOrEqual(2 * MAX_RATE + 2);
+    expect(run.stdout).toContain(`Pace: ${MAX_RATE} requests/s at the end (--max-rate ${MAX_RATE})`);
   });
 });
