@@ -24,6 +24,8 @@ export interface SuiteConfig {
   strict: boolean;
   timeoutMs: number;
   concurrency: number;
+  /** --concurrency was given (flag, variable or .env): the slots stay fixed; otherwise they adapt to latency. */
+  concurrencyGiven: boolean;
   seed: number;
   seedGiven: boolean;
   runs: number;
@@ -119,7 +121,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--timeout', env: 'WIDGET_TIMEOUT_MS', kind: 'int', key: 'timeoutMs', arg: 'ms', min: 1, unit: 'milliseconds',
     default: 10_000, description: 'Per-request timeout in milliseconds' },
   { flag: '--concurrency', env: 'WIDGET_CONCURRENCY', kind: 'int', key: 'concurrency', arg: 'n', min: 1, max: 64,
-    default: 4, description: 'Most requests in flight at once' },
+    default: 4, description: 'Most requests in flight at once; when not given, the suite starts at 4 and adds slots (up to 8) as latency grows, never more than 320 requests per second from them' },
   { flag: '--seed', env: 'WIDGET_SEED', kind: 'int', key: 'seed', arg: 'n', min: INT32_MIN, max: INT32_MAX,
     defaultText: 'random', description: 'fast-check seed; reuse a reported seed to replay a run' },
   { flag: '--runs', env: 'WIDGET_RUNS', kind: 'int', key: 'runs', arg: 'n', min: 1,
@@ -191,6 +193,7 @@ export function resolveConfig(
     if (given) sources.set(def.key, given.from);
   }
   config.seedGiven = config.seed !== undefined;
+  config.concurrencyGiven = sources.has('concurrency');
   config.seed ??= randomInt(INT32_MIN, INT32_MAX + 1);
 
   // Every field was filled from a table entry whose key and kind are checked against SuiteConfig.

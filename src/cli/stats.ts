@@ -19,5 +19,6 @@ export function sumStats(a: ClientStats, b: ClientStats): ClientStats {
     rateLimitWaitMs: a.rateLimitWaitMs + b.rateLimitWaitMs,
     refused: (a.refused ?? 0) + (b.refused ?? 0),
     ...(rates.length > 0 ? { pacedRate: Math.min(...rates) } : {}),
+    ...(a.slots !== undefined || b.slots !== undefined ? { slots: Math.max(a.slots ?? 0, b.slots ?? 0) } : {}),
   };
 }

@@ -45,6 +45,7 @@ export function runContext(): RunContext {
     baseUrl: s.baseUrl,
     timeoutMs: s.timeoutMs,
     concurrency: s.concurrency,
+    adaptConcurrency: !s.concurrencyGiven,
     maxRetries: s.maxRetries,
     maxRetryWaitMs: s.maxRetryWaitMs,
     maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,

@@ -34,6 +34,18 @@ export const GIVE_UP_AFTER_FAILURES = 5;
 /** Default of ClientOptions.maxRateLimitWaitTotalMs: a 429 storm costs the run at most this much wall-clock time blocked. */
 export const DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS = 120_000;
 
+/**
+ * Adaptive concurrency (no --concurrency given): the most slots, and the request rate that more
+ * slots may never let the run exceed. A slot serves at most 1 / latency requests per second, so
+ * slots = ceil(bound x latency) keeps the load at or under the bound whatever the latency: at
+ * 20 ms (about 25 ms on the wire) that is 8 slots, on loopback the 4 of the default. Eight is the
+ * most the verdict-independence checks run at (concurrency 1, 4 and 8).
+ */
+export const ADAPTIVE_MAX_SLOTS = 8;
+export const ADAPTIVE_RATE_BOUND = 320;
+/** Answers measured before the slots adapt: a first slow answer (a cold connection, TLS) is not the latency. */
+const ADAPT_AFTER_ANSWERS = 20;
+
 /** First wait after a 429 without Retry-After; it doubles on each further retry. */
 export const BACKOFF_BASE_MS = 250;
 
@@ -90,6 +102,11 @@ export interface ClientOptions {
   readonly maxRateLimitWaitTotalMs?: number;
   /** --max-rate: most requests per second, every request of this client together (both accounts). */
   readonly maxRate?: number;
+  /**
+   * No --concurrency given: start at `concurrency` slots and add slots as the measured latency
+   * grows, up to ADAPTIVE_MAX_SLOTS, while slots / latency stays under ADAPTIVE_RATE_BOUND (see adaptSlots).
+   */
+  readonly adaptConcurrency?: boolean;
   /** A Date.now() value: no request is sent after it, and no request runs past it. */
   readonly deadline?: number;
 }
@@ -170,6 +187,8 @@ export interface ClientStats {
   refused: number;
   /** Requests per second the client was paced at when it finished; absent while never paced. */
   pacedRate?: number;
+  /** The most requests the client allowed in flight at once (adaptive concurrency may raise it). */
+  slots?: number;
 }
 
 /** The suite's HTTP client; one per worker, shared by every test. */
@@ -188,12 +207,17 @@ export class HttpClient {
   private readonly rateLimitBudgetMs: number;
   private failuresInARow = 0;
   private gone: Gone | undefined;
+  /** Smoothed time of an exchange, in ms, and how many were measured (adaptive concurrency). */
+  private latencyMs = 0;
+  private answers = 0;
+  private peakSlots: number;
 
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets);
     this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.rateLimitBudgetMs = options.maxRateLimitWaitTotalMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
     this.limiter = new Limiter(options.concurrency);
+    this.peakSlots = options.concurrency;
     this.pacer = new Pacer(options.maxRate === undefined ? {} : { maxRate: options.maxRate });
     const limits = {
       headersTimeout: options.timeoutMs,
@@ -203,7 +227,7 @@ export class HttpClient {
     };
     this.agent = new Agent({
       ...limits,
-      connections: options.concurrency,
+      connections: options.adaptConcurrency ? Math.max(options.concurrency, ADAPTIVE_MAX_SLOTS) : options.concurrency,
       keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
       keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
       keepAliveTimeoutThreshold: KEEP_ALIVE_HINT_MARGIN_MS,
@@ -214,7 +238,7 @@ export class HttpClient {
   /** Requests sent, retries, time blocked, refusals and the pace, as the reports show them. */
   get stats(): ClientStats {
     const { pacedRate } = this.pacer;
-    return { ...this.counts, rateLimitWaitMs: Math.round(this.pacer.blockedMs), refused: this.pacer.refused, ...(pacedRate === undefined ? {} : { pacedRate }) };
+    return { ...this.counts, rateLimitWaitMs: Math.round(this.pacer.blockedMs), refused: this.pacer.refused, ...(pacedRate === undefined ? {} : { pacedRate }), slots: this.peakSlots };
   }
 
   /** The absolute URL of a path under the base URL (path starts with "/"). */
@@ -246,6 +270,7 @@ export class HttpClient {
       const res = await this.once(method, url, opts);
       const wait = this.retryDelay(res, attempt);
       if (wait === undefined) {
+        this.adaptSlots(res.exchange.durationMs);
         this.pacer.onAccepted(readRateHint(res.headers));
         this.pauseForSpentWindow(res);
         return res;
@@ -267,6 +292,22 @@ export class HttpClient {
       this.counts.retries += 1;
       // The pause the server asked for is the pacer's: the next acquire() waits it out, with every other request.
     }
+  }
+
+  /**
+   * Adaptive concurrency: more slots while the server is far away, never more load than
+   * ADAPTIVE_RATE_BOUND requests per second from them (a slot carries 1 / latency per second).
+   */
+  private adaptSlots(durationMs: number): void {
+    if (!this.options.adaptConcurrency) return;
+    this.answers += 1;
+    this.latencyMs = this.answers === 1 ? durationMs : 0.9 * this.latencyMs + 0.1 * durationMs;
+    if (this.answers < ADAPT_AFTER_ANSWERS) return;
+    const wanted = Math.ceil((ADAPTIVE_RATE_BOUND * this.latencyMs) / 1000);
+    const slots = Math.min(ADAPTIVE_MAX_SLOTS, Math.max(this.options.concurrency, wanted));
+    if (slots === this.limiter.size) return;
+    this.limiter.resize(slots);
+    this.peakSlots = Math.max(this.peakSlots, slots);
   }
 
   /**

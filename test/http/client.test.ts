@@ -10,7 +10,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../src/errors.ts';
 import { RECORDED_BODY_LIMIT } from '../../src/http/exchange.ts';
-import { DELETE_WITH_PROOF, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
+import { ADAPTIVE_MAX_SLOTS, DELETE_WITH_PROOF, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -393,7 +393,7 @@ describe('HttpClient: rate limits', () => {
     const res = await c.request('GET', '/widgets');
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });
-    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimitWaitMs: 0, refused: 1 });
+    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimitWaitMs: 0, refused: 1, slots: 4 });
     expect(srv.received).toHaveLength(2);
   });
 
@@ -540,6 +540,42 @@ describe('HttpClient: pacing', () => {
     await c.request('GET', '/widgets');
     expect(performance.now() - started).toBeLessThan(900);
     expect(c.stats.rateLimitWaitMs).toBe(0);
+  });
+});
+
+describe('HttpClient: adaptive concurrency', () => {
+  /** A server answering after `delayMs`, counting the most requests it held at once. */
+  async function slowServer(delayMs: number): Promise<{ url: string; peak: () => number }> {
+    let inFlight = 0;
+    let peak = 0;
+    const srv = await serve((_req, res) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.writeHead(200).end('{}');
+      }, delayMs);
+    });
+    return { url: srv.url, peak: () => peak };
+  }
+
+  it(`without --concurrency, a far server gets more slots, up to ${ADAPTIVE_MAX_SLOTS}, and never more`, async () => {
+    const srv = await slowServer(40);
+    const c = client(srv.url, { concurrency: 4, adaptConcurrency: true });
+    for (let i = 0; i < 25; i++) await c.request('GET', '/widgets');
+    await Promise.all(Array.from({ length: 20 }, () => c.request('GET', '/widgets')));
+    // 40 ms and more per answer: ceil(320 x 0.04) = 13 slots wanted, capped.
+    expect(c.stats.slots).toBe(ADAPTIVE_MAX_SLOTS);
+    expect(srv.peak()).toBe(ADAPTIVE_MAX_SLOTS);
+  });
+
+  it('with --concurrency given, the slots stay as given however far the server', async () => {
+    const srv = await slowServer(40);
+    const c = client(srv.url, { concurrency: 4 });
+    for (let i = 0; i < 25; i++) await c.request('GET', '/widgets');
+    await Promise.all(Array.from({ length: 20 }, () => c.request('GET', '/widgets')));
+    expect(c.stats.slots).toBe(4);
+    expect(srv.peak()).toBe(4);
   });
 });
 
