@@ -246,6 +246,7 @@ async function main(): Promise<number> {
         retries: stats.retries,
         waitMs: stats.rateLimitWaitMs,
         refused: stats.refused,
+        ...(stats.slots === undefined ? {} : { slots: stats.slots }),
         ...(stats.pacedRate === undefined ? {} : { pacedRate: stats.pacedRate }),
         ...(config.maxRate === undefined ? {} : { maxRate: config.maxRate }),
         seconds: (Date.now() - started.getTime()) / 1000,

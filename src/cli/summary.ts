@@ -22,7 +22,7 @@ function verdictLine(exitCode: number, knownFailures: number): string {
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; refused: number; pacedRate?: number; maxRate?: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
+  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
@@ -71,8 +71,9 @@ export function renderSummary(
 }
 
 /** At what rate the run went, and how many requests the server refused. */
-function paceLine(extra: { requests: number; refused: number; pacedRate?: number; maxRate?: number }): string {
-  const refused = `${extra.refused} of ${extra.requests} requests refused (429/503)`;
+function paceLine(extra: { requests: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number }): string {
+  const slots = extra.slots === undefined ? '' : `; up to ${extra.slots} requests in flight`;
+  const refused = `${extra.refused} of ${extra.requests} requests refused (429/503)${slots}`;
   if (extra.pacedRate === undefined) return `not paced (no --max-rate, no rate limit met); ${refused}`;
   const why = extra.maxRate !== undefined && extra.pacedRate >= extra.maxRate ? `--max-rate ${extra.maxRate}` : "learned from the server's rate-limit answers";
   return `${extra.pacedRate} requests/s at the end (${why}); ${refused}`;
