@@ -24,6 +24,8 @@ export interface SuiteConfig {
   strict: boolean;
   timeoutMs: number;
   concurrency: number;
+  /** --concurrency was given (flag, variable or .env): the slots stay fixed; otherwise they adapt to latency. */
+  concurrencyGiven: boolean;
   seed: number;
   seedGiven: boolean;
   runs: number;
@@ -31,6 +33,7 @@ export interface SuiteConfig {
   maxRetries: number;
   maxRetryWaitMs: number;
   maxRateLimitWaitMs: number;
+  maxRate?: number;
   maxRunTimeMs: number;
   maxWidgets: number;
   propertyBudgetMs: number;
@@ -118,7 +121,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--timeout', env: 'WIDGET_TIMEOUT_MS', kind: 'int', key: 'timeoutMs', arg: 'ms', min: 1, unit: 'milliseconds',
     default: 10_000, description: 'Per-request timeout in milliseconds' },
   { flag: '--concurrency', env: 'WIDGET_CONCURRENCY', kind: 'int', key: 'concurrency', arg: 'n', min: 1, max: 64,
-    default: 4, description: 'Most requests in flight at once' },
+    default: 4, description: 'Most requests in flight at once; when not given, the suite starts at 4 and adds slots (up to 8) as latency grows, never more than 320 requests per second from them' },
   { flag: '--seed', env: 'WIDGET_SEED', kind: 'int', key: 'seed', arg: 'n', min: INT32_MIN, max: INT32_MAX,
     defaultText: 'random', description: 'fast-check seed; reuse a reported seed to replay a run' },
   { flag: '--runs', env: 'WIDGET_RUNS', kind: 'int', key: 'runs', arg: 'n', min: 1,
@@ -132,7 +135,10 @@ export const OPTIONS: readonly OptionDef[] = [
     unit: 'milliseconds', default: 30_000, description: 'Longest Retry-After the suite will wait, in milliseconds' },
   { flag: '--max-rate-limit-wait', env: 'WIDGET_MAX_RATE_LIMIT_WAIT_MS', kind: 'int', key: 'maxRateLimitWaitMs', arg: 'ms', min: 0,
     unit: 'milliseconds', default: 120_000,
-    description: 'Total time the run may spend waiting on 429/503 answers, in milliseconds; then every further request fails and the run ends as a suite error' },
+    description: 'Wall-clock time the run may spend blocked by 429/503 answers (Retry-After, backoff), in milliseconds; then every further request fails and the run ends as a suite error' },
+  { flag: '--max-rate', env: 'WIDGET_MAX_RATE', kind: 'int', key: 'maxRate', arg: 'n', min: 1, max: 100_000,
+    defaultText: "none: paced only by the server's rate-limit headers and 429 answers",
+    description: 'Most requests per second, both accounts together: a polite pace for shared environments' },
   { flag: '--max-run-time', env: 'WIDGET_MAX_RUN_TIME_MS', kind: 'int', key: 'maxRunTimeMs', arg: 'ms', min: 1000,
     unit: 'milliseconds', default: 1_800_000,
     description: 'Longest time the tests may take, in milliseconds; then no request is sent, what ran is reported, and cleanup gets its own short budget' },
@@ -187,6 +193,7 @@ export function resolveConfig(
     if (given) sources.set(def.key, given.from);
   }
   config.seedGiven = config.seed !== undefined;
+  config.concurrencyGiven = sources.has('concurrency');
   config.seed ??= randomInt(INT32_MIN, INT32_MAX + 1);
 
   // Every field was filled from a table entry whose key and kind are checked against SuiteConfig.

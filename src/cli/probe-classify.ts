@@ -14,6 +14,8 @@ export interface ProbeAnswer {
   readonly text: string;
   /** The parsed body; undefined when it is not JSON. */
   readonly json: unknown;
+  /** The body went on past the suite's cap: `text` is the prefix read. */
+  readonly truncated?: true;
 }
 
 /** 'listed' includes a 2xx that the rules will find wrong: it is the API answering. */
@@ -30,8 +32,15 @@ export function classify(answer: ProbeAnswer): ProbeKind {
   // A body that parses is JSON enough to run the rules on, whatever its Content-Type (FMT-1 judges
   // that). One that does not parse is a setup problem only when it does not claim to be JSON
   // either (a web page, a proxy's text): broken JSON sent as JSON is the API's fault, for FMT-1.
-  if (status >= 200 && status < 300) return answer.json !== undefined || claimsJson(answer.headers) ? 'listed' : 'not-json';
+  // A body over the cap that starts as a JSON object or array is the API answering at length: the
+  // rules judge its prefix (PAGE-1 counts the complete items), never "cannot reach the target".
+  if (status >= 200 && status < 300) return answer.json !== undefined || claimsJson(answer.headers) || startsAsJson(answer) ? 'listed' : 'not-json';
   return 'for-the-rules';
+}
+
+/** True for a prefix read of an over-cap body that opens as a JSON object or array. */
+function startsAsJson(answer: ProbeAnswer): boolean {
+  return answer.truncated === true && /^[\s\ufeff]*[[{]/.test(answer.text.slice(0, 64));
 }
 
 /** True when the Content-Type is a JSON media type (application/json, any +json), with any parameters. */

@@ -7,6 +7,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { codePath, PROJECT_ROOT, SUITES_GLOB } from '../paths.ts';
 import { SetupAwareReporter } from './quiet-reporter.ts';
+import { ADAPTIVE_MAX_SLOTS } from '../http/client.ts';
 
 export interface VitestRunOptions {
   readonly settings: SuiteSettings;
@@ -41,7 +42,7 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       isolate: false,
       sequence: { concurrent: true },
       // The HTTP client's limiter is what bounds requests in flight; tests only need to keep it busy.
-      maxConcurrency: Math.max(8, settings.concurrency * 4),
+      maxConcurrency: Math.max(8, (settings.concurrencyGiven ? settings.concurrency : Math.max(settings.concurrency, ADAPTIVE_MAX_SLOTS)) * 4),
       testTimeout,
       hookTimeout: testTimeout,
       passWithNoTests: false,

@@ -22,7 +22,7 @@ function verdictLine(exitCode: number, knownFailures: number): string {
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
+  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
@@ -57,6 +57,7 @@ export function renderSummary(
   if (extra.baseline?.nowPassing.length) out.push(`Baseline rules that now pass (remove them from ${extra.baseline.file}): ${extra.baseline.nowPassing.join(', ')}`);
   for (const e of outcomes.suiteErrors) out.push(`Suite error: ${e.split('\n')[0]}`);
   out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
+  out.push(`Pace: ${paceLine(extra)}`);
   out.push(`Cleanup: ${extra.cleanup}`);
   // Which .env supplied settings: a run against the wrong target is explained at a glance.
   out.push(`Settings file: ${extra.settingsFile}`);
@@ -67,4 +68,13 @@ export function renderSummary(
   }
   out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}`);
   return out.join('\n');
+}
+
+/** At what rate the run went, and how many requests the server refused. */
+function paceLine(extra: { requests: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number }): string {
+  const slots = extra.slots === undefined ? '' : `; up to ${extra.slots} requests in flight`;
+  const refused = `${extra.refused} of ${extra.requests} requests refused (429/503)${slots}`;
+  if (extra.pacedRate === undefined) return `not paced (no --max-rate, no rate limit met); ${refused}`;
+  const why = extra.maxRate !== undefined && extra.pacedRate >= extra.maxRate ? `--max-rate ${extra.maxRate}` : "learned from the server's rate-limit answers";
+  return `${extra.pacedRate} requests/s at the end (${why}); ${refused}`;
 }

@@ -22,9 +22,9 @@ export interface ListQuery {
   readonly extra?: Readonly<Record<string, string>>;
   /**
    * A body over the cap is answered with its prefix (flagged `truncated`) instead of a transport
-   * error. Only list walks ask for it: they judge the prefix (PAGE-1 counts its complete items)
-   * and end as "not a page"; a single list elsewhere (the probe, FMT checks) must not take a cut
-   * body for one that is not JSON.
+   * error. List walks ask for it: they judge the prefix (PAGE-1 counts its complete items) and
+   * end as "not a page"; so does the probe, which takes a prefix that opens as JSON for the API
+   * answering. A single list elsewhere (FMT checks) must not take a cut body for one that is not JSON.
    */
   readonly keepPrefix?: boolean;
 }

@@ -45,9 +45,11 @@ export function runContext(): RunContext {
     baseUrl: s.baseUrl,
     timeoutMs: s.timeoutMs,
     concurrency: s.concurrency,
+    adaptConcurrency: !s.concurrencyGiven,
     maxRetries: s.maxRetries,
     maxRetryWaitMs: s.maxRetryWaitMs,
     maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,
+    ...(s.maxRate === undefined ? {} : { maxRate: s.maxRate }),
     deadline: s.deadline,
     secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...Object.values(s.headers ?? {})],
     // Named so that replay commands in failures read the variables, never the values.

@@ -1,10 +1,11 @@
 /**
  * The HTTP client every suite uses: undici request() on one keep-alive Agent, with a
  * per-request deadline, a cap on response size (decoded too), no redirects, a bound on
- * requests in flight, 429/503 + Retry-After waited out within a total budget, a GET whose
- * connection was lost sent once more, and every exchange recorded (redacted).
- * Long because these bounds interact (a retry holds its slot and its deadline, a throttled
- * retry holds back new requests, the budget and the give-up rule end the same way): one class
+ * requests in flight, a pace (pacer.ts: --max-rate and what the server says of its limit),
+ * 429/503 + Retry-After waited out within a wall-clock budget, a GET whose connection was lost
+ * sent once more, and every exchange recorded (redacted).
+ * Long because these bounds interact (a retry holds its slot and its deadline, a server's pause
+ * holds back every request, the budget and the give-up rule end the same way): one class
  * keeps them in one place. Body decoding and parsing live in decode.ts and parse.ts.
  */
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
@@ -12,6 +13,8 @@ import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } f
 import { decodeBody } from './decode.ts';
 import { recordBody, type Exchange } from './exchange.ts';
 import { Limiter } from './limiter.ts';
+import { Pacer } from './pacer.ts';
+import { readRateHint } from './rate-headers.ts';
 import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
 import { relieve } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
@@ -28,8 +31,20 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
  */
 export const GIVE_UP_AFTER_FAILURES = 5;
 
-/** Default of ClientOptions.maxRateLimitWaitTotalMs: a 429 storm costs the run at most this much waiting. */
+/** Default of ClientOptions.maxRateLimitWaitTotalMs: a 429 storm costs the run at most this much wall-clock time blocked. */
 export const DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS = 120_000;
+
+/**
+ * Adaptive concurrency (no --concurrency given): the most slots, and the request rate that more
+ * slots may never let the run exceed. A slot serves at most 1 / latency requests per second, so
+ * slots = ceil(bound x latency) keeps the load at or under the bound whatever the latency: at
+ * 20 ms (about 25 ms on the wire) that is 8 slots, on loopback the 4 of the default. Eight is the
+ * most the verdict-independence checks run at (concurrency 1, 4 and 8).
+ */
+export const ADAPTIVE_MAX_SLOTS = 8;
+export const ADAPTIVE_RATE_BOUND = 320;
+/** Answers measured before the slots adapt: a first slow answer (a cold connection, TLS) is not the latency. */
+const ADAPT_AFTER_ANSWERS = 20;
 
 /** First wait after a 429 without Retry-After; it doubles on each further retry. */
 export const BACKOFF_BASE_MS = 250;
@@ -80,11 +95,18 @@ export interface ClientOptions {
   /** PEM text of the CA certificates trusted for https (--ca-file), instead of Node's defaults. */
   readonly ca?: string;
   /**
-   * Total time the client may spend waiting on Retry-After or backoff, across all requests
-   * (default DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS). Once a wait cannot be paid from it, every
-   * further request fails at once.
+   * Wall-clock time the client may spend blocked by the server's Retry-After, backoff or spent
+   * RateLimit window (default DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS): a pause counts once however
+   * many requests wait on it. Once a pause cannot be paid from it, every further request fails at once.
    */
   readonly maxRateLimitWaitTotalMs?: number;
+  /** --max-rate: most requests per second, every request of this client together (both accounts). */
+  readonly maxRate?: number;
+  /**
+   * No --concurrency given: start at `concurrency` slots and add slots as the measured latency
+   * grows, up to ADAPTIVE_MAX_SLOTS, while slots / latency stays under ADAPTIVE_RATE_BOUND (see adaptSlots).
+   */
+  readonly adaptConcurrency?: boolean;
   /** A Date.now() value: no request is sent after it, and no request runs past it. */
   readonly deadline?: number;
 }
@@ -159,12 +181,21 @@ interface Gone {
 export interface ClientStats {
   requests: number;
   retries: number;
+  /** Wall-clock time the client was blocked by the server's pauses (Retry-After, backoff, a spent window). */
   rateLimitWaitMs: number;
+  /** Answers 429, or 503 asking for a wait: requests the server refused. */
+  refused: number;
+  /** Requests per second the client was paced at when it finished; absent while never paced. */
+  pacedRate?: number;
+  /** The most requests the client allowed in flight at once (adaptive concurrency may raise it). */
+  slots?: number;
 }
 
 /** The suite's HTTP client; one per worker, shared by every test. */
 export class HttpClient {
-  readonly stats: ClientStats = { requests: 0, retries: 0, rateLimitWaitMs: 0 };
+  private readonly counts = { requests: 0, retries: 0 };
+  /** The pace shared by every request of this client (see pacer.ts). */
+  readonly pacer: Pacer;
   readonly redactor: Redactor;
   private readonly agent: Agent;
   /** One connection per request: for the single retry of a GET whose keep-alive connection was lost. */
@@ -176,14 +207,18 @@ export class HttpClient {
   private readonly rateLimitBudgetMs: number;
   private failuresInARow = 0;
   private gone: Gone | undefined;
-  /** Set while a throttled request is being retried; new requests wait for it. */
-  private throttled: { promise: Promise<void>; release: () => void } | undefined;
+  /** Smoothed time of an exchange, in ms, and how many were measured (adaptive concurrency). */
+  private latencyMs = 0;
+  private answers = 0;
+  private peakSlots: number;
 
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets);
     this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.rateLimitBudgetMs = options.maxRateLimitWaitTotalMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
     this.limiter = new Limiter(options.concurrency);
+    this.peakSlots = options.concurrency;
+    this.pacer = new Pacer(options.maxRate === undefined ? {} : { maxRate: options.maxRate });
     const limits = {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
@@ -192,12 +227,18 @@ export class HttpClient {
     };
     this.agent = new Agent({
       ...limits,
-      connections: options.concurrency,
+      connections: options.adaptConcurrency ? Math.max(options.concurrency, ADAPTIVE_MAX_SLOTS) : options.concurrency,
       keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
       keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
       keepAliveTimeoutThreshold: KEEP_ALIVE_HINT_MARGIN_MS,
     });
     this.freshAgent = new Agent({ ...limits, pipelining: 0 });
+  }
+
+  /** Requests sent, retries, time blocked, refusals and the pace, as the reports show them. */
+  get stats(): ClientStats {
+    const { pacedRate } = this.pacer;
+    return { ...this.counts, rateLimitWaitMs: Math.round(this.pacer.blockedMs), refused: this.pacer.refused, ...(pacedRate === undefined ? {} : { pacedRate }), slots: this.peakSlots };
   }
 
   /** The absolute URL of a path under the base URL (path starts with "/"). */
@@ -211,38 +252,30 @@ export class HttpClient {
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     if (method === 'DELETE' && opts.proof !== DELETE_WITH_PROOF) throw new Error('a DELETE goes through WidgetApi.remove, which proves the widget is the suite\'s own');
     const url = this.url(path, opts.query);
-    // The whole exchange, retries and waits included, holds one slot. While a request the server
-    // throttled is being retried, no other request goes out (even one that already has a slot):
-    // a 429 asks the client to slow down, and the retry must not compete with fresh requests.
-    return this.limiter.run(async () => {
-      while (this.throttled) await this.throttled.promise;
-      return this.withRetries(method, url, opts);
-    });
+    // The whole exchange, retries and waits included, holds one slot. Every attempt passes the
+    // pacer: while the server's pause runs no request goes out (a 429 asks the client, not one
+    // request, to slow down), and afterwards they go at the rate it learned.
+    return this.limiter.run(() => this.attempts(method, url, opts));
   }
 
-  private async withRetries(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
-    let gate: { promise: Promise<void>; release: () => void } | undefined;
-    try {
-      return await this.attempts(method, url, opts, () => {
-        if (gate || this.throttled) return;
-        let release!: () => void;
-        gate = { promise: new Promise<void>((resolve) => (release = resolve)), release };
-        this.throttled = gate;
-      });
-    } finally {
-      if (gate) {
-        this.throttled = undefined;
-        gate.release();
-      }
-    }
-  }
-
-  private async attempts(method: string, url: string, opts: RequestOptions, onThrottled: () => void): Promise<ApiResponse> {
+  private async attempts(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
     for (let attempt = 0; ; attempt += 1) {
+      // Not sent when the pace would hold it past the run's deadline, or the target was given up meanwhile: once() says why.
+      const { deadline } = this.options;
+      const until = deadline === undefined ? undefined : performance.now() + (deadline - Date.now());
+      if (!(await this.pacer.acquire(until))) {
+        const shownUrl = this.redactor.text(url);
+        throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`);
+      }
       const res = await this.once(method, url, opts);
       const wait = this.retryDelay(res, attempt);
-      if (wait === undefined) return res;
-      onThrottled();
+      if (wait === undefined) {
+        this.adaptSlots(res.exchange.durationMs);
+        this.pacer.onAccepted(readRateHint(res.headers));
+        this.pauseForSpentWindow(res);
+        return res;
+      }
+      this.pacer.onRefused(res.headers['retry-after'] === undefined ? undefined : wait);
       if (attempt >= this.options.maxRetries) {
         throw new RateLimitError(
           `${method} ${this.redactor.text(url)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,
@@ -256,11 +289,38 @@ export class HttpClient {
         );
       }
       this.payForWait(method, url, res.status, wait);
-      this.stats.retries += 1;
-      this.stats.rateLimitWaitMs += wait;
-      // Waiting what the server asked for, not a fixed sleep: a 429 means the request was not processed.
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      this.counts.retries += 1;
+      // The pause the server asked for is the pacer's: the next acquire() waits it out, with every other request.
     }
+  }
+
+  /**
+   * Adaptive concurrency: more slots while the server is far away, never more load than
+   * ADAPTIVE_RATE_BOUND requests per second from them (a slot carries 1 / latency per second).
+   */
+  private adaptSlots(durationMs: number): void {
+    if (!this.options.adaptConcurrency) return;
+    this.answers += 1;
+    this.latencyMs = this.answers === 1 ? durationMs : 0.9 * this.latencyMs + 0.1 * durationMs;
+    if (this.answers < ADAPT_AFTER_ANSWERS) return;
+    const wanted = Math.ceil((ADAPTIVE_RATE_BOUND * this.latencyMs) / 1000);
+    const slots = Math.min(ADAPTIVE_MAX_SLOTS, Math.max(this.options.concurrency, wanted));
+    if (slots === this.limiter.size) return;
+    this.limiter.resize(slots);
+    this.peakSlots = Math.max(this.peakSlots, slots);
+  }
+
+  /**
+   * An accepted answer saying the window has nothing left (RateLimit remaining 0 and its reset):
+   * every request waits for the reset rather than be refused, when the budget and
+   * --max-retry-wait allow; otherwise the requests go, and a 429 is handled as any other.
+   */
+  private pauseForSpentWindow(res: ApiResponse): void {
+    const { remaining, resetMs } = readRateHint(res.headers);
+    if (remaining !== 0 || resetMs === undefined || resetMs <= 0 || resetMs > this.options.maxRetryWaitMs) return;
+    const { deadline } = this.options;
+    if (deadline !== undefined && Date.now() + resetMs >= deadline) return;
+    this.pacer.pause(resetMs, this.rateLimitBudgetMs);
   }
 
   /** How long to wait before retrying, or undefined when the response is final. */
@@ -274,28 +334,31 @@ export class HttpClient {
   }
 
   /**
-   * Throws instead of waiting when the wait cannot be paid from the rate-limit budget or would
-   * end past the run's deadline. A server that asks for a pause the run cannot afford would only
-   * throttle the requests sent meanwhile, so the client stops sending altogether.
+   * Pauses every request for the wait, or throws instead when the wait cannot be paid from the
+   * rate-limit budget (wall-clock time blocked) or would end past the run's deadline. A server
+   * that asks for a pause the run cannot afford would only throttle the requests sent meanwhile,
+   * so the client stops sending altogether.
    */
   private payForWait(method: string, url: string, status: number, wait: number): void {
     const answered = `${method} ${this.redactor.text(url)} answered ${status}`;
-    const left = this.rateLimitBudgetMs - this.stats.rateLimitWaitMs;
-    if (wait > left) {
-      const because = `the rate-limit wait budget of ${this.rateLimitBudgetMs} ms (maxRateLimitWaitTotalMs) is spent`;
-      this.markGone({ because, ErrorClass: RateLimitError });
-      const why = left > 0 ? `asking for a wait of ${wait} ms, more than the ${left} ms left: ${because}` : because;
-      throw new RateLimitError(`${answered}, ${why}; no further request is sent`, status);
-    }
     const { deadline } = this.options;
     if (deadline !== undefined && Date.now() + wait >= deadline) {
       throw new RateLimitError(`${answered}, asking for a wait of ${wait} ms that would end past the run's time budget`, status);
+    }
+    const refused = this.pacer.pause(wait, this.rateLimitBudgetMs);
+    if (refused) {
+      const because = `the rate-limit wait budget of ${this.rateLimitBudgetMs} ms (--max-rate-limit-wait) is spent`;
+      this.markGone({ because, ErrorClass: RateLimitError });
+      const left = Math.floor(refused.left);
+      const why = left > 0 ? `asking for a wait of ${wait} ms, more than the ${left} ms left: ${because}` : because;
+      throw new RateLimitError(`${answered}, ${why}; no further request is sent`, status);
     }
   }
 
   /** Stops every further request; the first reason stays, since it is the one that explains the rest. */
   private markGone(gone: Gone): void {
     this.gone ??= gone;
+    this.pacer.stop();
   }
 
   /** Stops every further request for a reason the caller found (a token the target stopped accepting), failing them with ErrorClass. */
@@ -355,7 +418,7 @@ export class HttpClient {
       ...(this.options.tokens ? { credential: this.sentCredential(url, headers) } : {}),
     };
     const startedAt = new Date().toISOString();
-    this.stats.requests += 1;
+    this.counts.requests += 1;
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const box = this.timeBox();
@@ -366,6 +429,8 @@ export class HttpClient {
     try {
       raw = await this.sendRepeatable(method, (dispatcher) => this.send(dispatcher, url, { method, headers, body: opts.body, signal }, opts.prefixOverCap === true));
     } catch (error) {
+      // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
+      if (error instanceof OverCap) throw new TransportError(`${method} ${shownUrl}: ${this.describeTransportError(error, box.byDeadline)} after ${elapsed()} ms`);
       throw this.transportFailure(method, shownUrl, this.describeTransportError(error, box.byDeadline), elapsed());
     }
     const digest = (): ApiResponse => (raw.truncated ? this.prefixOnly(raw, recordedRequest, startedAt, elapsed()) : whole());
@@ -434,7 +499,7 @@ export class HttpClient {
       if (!(error instanceof NoResponse) || !isConnectionLost(error.error)) throw error;
       // An answer that was lost may hide an applied change; only the caller can tell whether it happened.
       if (!REPEATABLE_METHODS.has(method)) throw new NoResponse(error.error, `not retried: the ${method} may have been applied before the connection was lost`);
-      this.stats.requests += 1;
+      this.counts.requests += 1;
       try {
         return await send(this.freshAgent);
       } catch (again) {

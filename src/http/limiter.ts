@@ -1,9 +1,23 @@
-/** A counting semaphore: at most `max` holders at once, released in FIFO order. */
+/** A counting semaphore: at most `max` holders at once, released in FIFO order; `max` may change while it runs. */
 export class Limiter {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly max: number) {}
+  constructor(private max: number) {}
+
+  /** The most holders now allowed. */
+  get size(): number {
+    return this.max;
+  }
+
+  /** Allows `max` holders from now on: more lets waiters in at once; fewer takes effect as holders leave. */
+  resize(max: number): void {
+    this.max = max;
+    while (this.active < this.max && this.waiting.length > 0) {
+      this.active += 1;
+      this.waiting.shift()!();
+    }
+  }
 
   /** Runs `fn` once a slot is free, and frees the slot when it settles. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
@@ -12,7 +26,8 @@ export class Limiter {
     try {
       return await fn();
     } finally {
-      const next = this.waiting.shift();
+      // Over the limit after a shrink: the slot is given up, not handed on.
+      const next = this.active > this.max ? undefined : this.waiting.shift();
       if (next) next();
       else this.active -= 1;
     }

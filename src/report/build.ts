@@ -65,6 +65,8 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     requests: info.stats.requests,
     retries: info.stats.retries,
     rateLimitWaitMs: info.stats.rateLimitWaitMs,
+    refused: info.stats.refused ?? 0,
+    pacedRate: info.stats.pacedRate ?? null,
     verdict: verdictOf({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures }),
     gate: { passed: info.exitCode === 0, knownFailures },
     exitCode: info.exitCode,

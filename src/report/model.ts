@@ -151,7 +151,12 @@ export interface RunReport {
   readonly config: Record<string, unknown>;
   readonly requests: number;
   readonly retries: number;
+  /** Wall-clock time the run was blocked by the server's rate-limit pauses. */
   readonly rateLimitWaitMs: number;
+  /** Requests the server refused with 429 (or 503 asking for a wait). */
+  readonly refused: number;
+  /** Requests per second the run was paced at when it ended (--max-rate or what it learned); null when never paced. */
+  readonly pacedRate: number | null;
   /** "not-conformant" whenever a rule failed, even one the baseline expects (see verdict.ts). */
   readonly verdict: Verdict;
   /** The exit code's side: whether the run passed the gate, and over how many failures the baseline expects. */

@@ -10,7 +10,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../src/errors.ts';
 import { RECORDED_BODY_LIMIT } from '../../src/http/exchange.ts';
-import { DELETE_WITH_PROOF, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
+import { ADAPTIVE_MAX_SLOTS, DELETE_WITH_PROOF, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../src/http/client.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -191,6 +191,17 @@ describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
     const error = await rejectionOf(client(srv.url, { maxResponseBytes: 1024, timeoutMs: 2_000 }).request('GET', '/widgets'));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toContain('response body larger than 1024 bytes');
+  });
+
+  it('answers over the cap are answers: however many in a row, the client does not give the target up', async () => {
+    const srv = await serve((req, res) => {
+      if (req.url === '/small') return res.writeHead(200).end('{}');
+      const body = Buffer.alloc(4 * 1024, 0x61);
+      res.writeHead(200, { 'content-length': String(body.length) }).end(body);
+    });
+    const c = client(srv.url, { maxResponseBytes: 1024, timeoutMs: 2_000 });
+    for (let i = 0; i < 7; i++) expect((await rejectionOf(c.request('GET', '/widgets'))).message).toContain('response body larger than 1024 bytes');
+    expect((await c.request('GET', '/small')).status).toBe(200);
   });
 
   it('an endless chunked response (no Content-Length) is cut off with a TransportError naming the size', async () => {
@@ -389,7 +400,7 @@ describe('HttpClient: rate limits', () => {
     const res = await c.request('GET', '/widgets');
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });
-    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimitWaitMs: 0 });
+    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimitWaitMs: 0, refused: 1, slots: 4 });
     expect(srv.received).toHaveLength(2);
   });
 
@@ -447,7 +458,7 @@ describe('HttpClient: rate-limit wait budget', () => {
     const error = await rejectionOf(c.request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toMatch(
-      /^GET http:\/\/127\.0\.0\.1:\d+\/widgets answered 429, the rate-limit wait budget of 250 ms \(maxRateLimitWaitTotalMs\) is spent; no further request is sent$/,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/widgets answered 429, the rate-limit wait budget of 250 ms \(--max-rate-limit-wait\) is spent; no further request is sent$/,
     );
     expect(srv.received).toHaveLength(2);
     expect(c.stats.rateLimitWaitMs).toBe(SMALL_BUDGET_MS);
@@ -455,7 +466,7 @@ describe('HttpClient: rate-limit wait budget', () => {
     const started = performance.now();
     const next = await rejectionOf(c.request('GET', '/other'));
     expect(next).toBeInstanceOf(RateLimitError);
-    expect(next.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/other: not sent, the rate-limit wait budget of 250 ms \(maxRateLimitWaitTotalMs\) is spent$/);
+    expect(next.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/other: not sent, the rate-limit wait budget of 250 ms \(--max-rate-limit-wait\) is spent$/);
     expect(performance.now() - started).toBeLessThan(SMALL_BUDGET_MS);
     expect(srv.received).toHaveLength(2);
   });
@@ -474,11 +485,104 @@ describe('HttpClient: rate-limit wait budget', () => {
     expect(srv.received).toHaveLength(1);
   });
 
+  it('the budget is wall-clock time blocked: four requests refused together with Retry-After: 1 cost about 1 s of it, not 4 s', async () => {
+    let calls = 0;
+    const srv = await serve((_req, res) => {
+      calls += 1;
+      if (calls <= 4) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200).end('{}');
+    });
+    // 2.5 s: enough for the pauses' union (about 1 s), far short of their sum (4 s).
+    const c = client(srv.url, { maxRateLimitWaitTotalMs: 2_500 });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => c.request('GET', '/widgets')));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(c.stats.refused).toBe(4);
+    expect(c.stats.rateLimitWaitMs).toBeGreaterThanOrEqual(1_000);
+    expect(c.stats.rateLimitWaitMs).toBeLessThan(2_000);
+  });
+
   it('a 503 with Retry-After is paid from the same budget', async () => {
     const srv = await serve((_req, res) => res.writeHead(503, { 'retry-after': '2' }).end());
     const error = await rejectionOf(client(srv.url, { maxRateLimitWaitTotalMs: 300 }).request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toContain('answered 503, asking for a wait of 2000 ms');
+  });
+});
+
+describe('HttpClient: pacing', () => {
+  it('--max-rate spaces requests: 6 requests at 20 per second span at least 5 intervals of 50 ms, and the stats name the pace', async () => {
+    const arrivals: number[] = [];
+    const srv = await serve((_req, res) => {
+      arrivals.push(performance.now());
+      res.writeHead(200).end('{}');
+    });
+    const c = client(srv.url, { maxRate: 20 });
+    await Promise.all([1, 2, 3, 4, 5, 6].map(() => c.request('GET', '/widgets')));
+    // A lower bound only: a loaded machine makes it slower, never faster. 45 ms per gap for timer rounding.
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(5 * 45);
+    expect(c.stats).toMatchObject({ refused: 0, pacedRate: 20 });
+  });
+
+  it('a RateLimit field saying nothing remains holds the next request until its reset, and nothing is refused', async () => {
+    const arrivals: number[] = [];
+    const srv = await serve((_req, res) => {
+      arrivals.push(performance.now());
+      res.writeHead(200, { 'ratelimit-policy': '"burst";q=2;w=1', ratelimit: `"burst";r=${arrivals.length === 1 ? 0 : 1};t=1` }).end('{}');
+    });
+    const c = client(srv.url);
+    await c.request('GET', '/widgets');
+    await c.request('GET', '/widgets');
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
+    expect(c.stats.refused).toBe(0);
+    expect(c.stats.rateLimitWaitMs).toBeGreaterThanOrEqual(950);
+    // The policy's 2 per second, less the margin for clocks that differ.
+    expect(c.stats.pacedRate).toBeLessThanOrEqual(2);
+  });
+
+  it('a spent window whose reset is longer than --max-retry-wait is not waited for: the request goes, and a 429 is handled as any other', async () => {
+    const srv = await serve((_req, res) => res.writeHead(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' }).end('{}'));
+    const c = client(srv.url, { maxRetryWaitMs: 1_000 });
+    const started = performance.now();
+    await c.request('GET', '/widgets');
+    await c.request('GET', '/widgets');
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(c.stats.rateLimitWaitMs).toBe(0);
+  });
+});
+
+describe('HttpClient: adaptive concurrency', () => {
+  /** A server answering after `delayMs`, counting the most requests it held at once. */
+  async function slowServer(delayMs: number): Promise<{ url: string; peak: () => number }> {
+    let inFlight = 0;
+    let peak = 0;
+    const srv = await serve((_req, res) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.writeHead(200).end('{}');
+      }, delayMs);
+    });
+    return { url: srv.url, peak: () => peak };
+  }
+
+  it(`without --concurrency, a far server gets more slots, up to ${ADAPTIVE_MAX_SLOTS}, and never more`, async () => {
+    const srv = await slowServer(40);
+    const c = client(srv.url, { concurrency: 4, adaptConcurrency: true });
+    for (let i = 0; i < 25; i++) await c.request('GET', '/widgets');
+    await Promise.all(Array.from({ length: 20 }, () => c.request('GET', '/widgets')));
+    // 40 ms and more per answer: ceil(320 x 0.04) = 13 slots wanted, capped.
+    expect(c.stats.slots).toBe(ADAPTIVE_MAX_SLOTS);
+    expect(srv.peak()).toBe(ADAPTIVE_MAX_SLOTS);
+  });
+
+  it('with --concurrency given, the slots stay as given however far the server', async () => {
+    const srv = await slowServer(40);
+    const c = client(srv.url, { concurrency: 4 });
+    for (let i = 0; i < 25; i++) await c.request('GET', '/widgets');
+    await Promise.all(Array.from({ length: 20 }, () => c.request('GET', '/widgets')));
+    expect(c.stats.slots).toBe(4);
+    expect(srv.peak()).toBe(4);
   });
 });
 

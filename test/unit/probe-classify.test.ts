@@ -28,6 +28,9 @@ describe('probe: what an answer to GET /widgets means', () => {
     ['broken JSON sent as application/json is left to the rules', answer(200, undefined, { 'content-type': 'application/json; charset=utf-8' }), 'listed'],
     ['broken JSON sent as application/vnd.api+json is left to the rules', answer(200, undefined, { 'content-type': 'application/vnd.api+json' }), 'listed'],
     ['503 is a server error', answer(503, undefined), 'server-error'],
+    // The part read of a body over the cap (client.ts prefixOverCap): the API answering at length, for PAGE-1.
+    ['a JSON page over the body cap, without Content-Type, is left to the rules', { status: 200, headers: {}, text: '{"data":[{"id":"a"},{"id":"b"}],"padding":"xxxx', json: undefined, truncated: true }, 'listed'],
+    ['an HTML page over the body cap is not JSON', { status: 200, headers: { 'content-type': 'text/html' }, text: '<html><head><title>Login</title>', json: undefined, truncated: true }, 'not-json'],
     ['500 with an Error object is a server error', answer(500, { code: 'x', message: 'y' }), 'server-error'],
     ['400 is left to the rules', answer(400, { code: 'x', message: 'y' }), 'for-the-rules'],
     ['405 is left to the rules', answer(405, undefined), 'for-the-rules'],

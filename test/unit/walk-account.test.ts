@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { WidgetApi } from '../../src/client/api.ts';
 import { Ownership } from '../../src/client/ownership.ts';
-import { LIMIT_ONE_MAX_PAGES, walkAccount, walkOptions } from '../../src/client/walk-account.ts';
+import { SMALL_LIMIT_MAX_PAGES, walkAccount, walkOptions } from '../../src/client/walk-account.ts';
 import { HttpClient } from '../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../src/reference/server.ts';
 import { DEFAULT_TOKENS, ReferenceService, type PageJson, type Reply } from '../../src/reference/service.ts';
@@ -110,8 +110,9 @@ describe('walkAccount', () => {
     expect(atTwo.gaps, 'gone for everyone: not a gap of the walk at limit 2').toEqual([]);
   });
 
-  test(`the walk at limit 1 stops after ${LIMIT_ONE_MAX_PAGES} pages; the others cover the whole account`, () => {
-    expect(walkOptions(1, 10_000)).toEqual({ limit: 1, maxPages: 10_000, stopAfter: LIMIT_ONE_MAX_PAGES });
-    expect(walkOptions(2, 10_000)).toEqual({ limit: 2, maxPages: 10_000 });
+  test(`the walks below the largest limit stop after ${SMALL_LIMIT_MAX_PAGES} pages; the one at the largest covers the whole account`, () => {
+    expect(walkOptions(1, 10_000, 10)).toEqual({ limit: 1, maxPages: 10_000, stopAfter: SMALL_LIMIT_MAX_PAGES });
+    expect(walkOptions(3, 10_000, 10)).toEqual({ limit: 3, maxPages: 10_000, stopAfter: SMALL_LIMIT_MAX_PAGES });
+    expect(walkOptions(10, 10_000, 10)).toEqual({ limit: 10, maxPages: 10_000 });
   });
 });

@@ -43,7 +43,7 @@ export function reportOf(outcomes: RunOutcomes, info: Partial<RunInfo> = {}): Ru
       seed: 42,
       config: {},
       strict: false,
-      stats: { requests: 10, retries: 0, rateLimitWaitMs: 0 } as RunInfo['stats'],
+      stats: { requests: 10, retries: 0, rateLimitWaitMs: 0, refused: 0 } as RunInfo['stats'],
       exitCode: 0,
       interrupted: false,
       cleanup: { deleted: 0, problems: [], leftovers: [], verified: true },
