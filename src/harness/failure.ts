@@ -25,16 +25,33 @@ export interface FailureDetail {
 
 /** Thrown by checks; the rule wrapper turns it into a failure (MUST) or a warning (SHOULD). */
 export class ConformanceFailure extends Error {
+  readonly detail: FailureDetail;
+
   constructor(
     readonly rule: Rule,
-    readonly detail: FailureDetail,
+    detail: FailureDetail,
     redactor: Redactor,
   ) {
-    super(redactor.text(renderFailure(rule, detail)));
+    // Secrets leave the data, not the text: what the server sent (in received, note and the
+    // expectation built from its answers) is redacted field by field; the rule's own text and the
+    // exchanges (redacted as recorded) are never passed through the redactor again.
+    const clean = sanitizeDetail(detail, redactor);
+    super(renderFailure(rule, clean));
+    this.detail = clean;
     this.name = 'ConformanceFailure';
     // No stack: the place in the suite's code that noticed the failure helps no implementer.
     this.stack = `${this.name}: ${this.message}`;
   }
+}
+
+/** The detail with every field that may hold server text redacted (exchanges are, as recorded). */
+export function sanitizeDetail(detail: FailureDetail, redactor: Redactor): FailureDetail {
+  return {
+    ...detail,
+    expected: redactor.text(detail.expected),
+    received: redactor.text(detail.received),
+    ...(detail.note === undefined ? {} : { note: redactor.text(detail.note) }),
+  };
 }
 
 /** The full text of a failure. */

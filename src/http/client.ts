@@ -15,6 +15,7 @@ import { Limiter } from './limiter.ts';
 import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
 import { relieve } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
+import { secretHeaderSet } from './header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
 import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
 
@@ -75,8 +76,10 @@ export interface ClientOptions {
   readonly tokens?: KnownTokens;
   readonly maxResponseBytes?: number;
   readonly userAgent?: string;
-  /** Sent on every request (--header); a request's own headers of the same name win. Their values must be among `secrets`. */
+  /** Sent on every request (--header); a request's own headers of the same name win. The secret ones' values must be among `secrets`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** --secret-header: names of headers whose values are hidden in recordings, besides the ones secret by name. */
+  readonly secretHeaders?: string;
   /** PEM text of the CA certificates trusted for https (--ca-file), instead of Node's defaults. */
   readonly ca?: string;
   /**
@@ -180,7 +183,7 @@ export class HttpClient {
   private throttled: { promise: Promise<void>; release: () => void } | undefined;
 
   constructor(private readonly options: ClientOptions) {
-    this.redactor = new Redactor(options.secrets);
+    this.redactor = new Redactor(options.secrets, secretHeaderSet(options.secretHeaders));
     this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.rateLimitBudgetMs = options.maxRateLimitWaitTotalMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
     this.limiter = new Limiter(options.concurrency);
@@ -245,13 +248,13 @@ export class HttpClient {
       onThrottled();
       if (attempt >= this.options.maxRetries) {
         throw new RateLimitError(
-          `${method} ${this.redactor.text(url)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,
+          `${method} ${this.redactor.url(url, this.options.baseUrl)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,
           res.status,
         );
       }
       if (wait > this.options.maxRetryWaitMs) {
         throw new RateLimitError(
-          `${method} ${this.redactor.text(url)} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`,
+          `${method} ${this.redactor.url(url, this.options.baseUrl)} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`,
           res.status,
         );
       }
@@ -279,7 +282,7 @@ export class HttpClient {
    * throttle the requests sent meanwhile, so the client stops sending altogether.
    */
   private payForWait(method: string, url: string, status: number, wait: number): void {
-    const answered = `${method} ${this.redactor.text(url)} answered ${status}`;
+    const answered = `${method} ${this.redactor.url(url, this.options.baseUrl)} answered ${status}`;
     const left = this.rateLimitBudgetMs - this.stats.rateLimitWaitMs;
     if (wait > left) {
       const because = `the rate-limit wait budget of ${this.rateLimitBudgetMs} ms (maxRateLimitWaitTotalMs) is spent`;
@@ -329,7 +332,7 @@ export class HttpClient {
   }
 
   private async once(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
-    const shownUrl = this.redactor.text(url);
+    const shownUrl = this.redactor.url(url, this.options.baseUrl);
     const refused = this.refusal(method, shownUrl);
     if (refused) throw refused;
     const headers = mergeHeaders(
@@ -350,7 +353,7 @@ export class HttpClient {
     const recordedRequest = {
       method,
       url: shownUrl,
-      headers: this.redactor.headers(headers),
+      headers: this.redactor.requestHeaders(headers),
       ...(recordedBody === undefined ? {} : { body: recordedBody, bodyExact }),
       ...(this.options.tokens ? { credential: this.sentCredential(url, headers) } : {}),
     };
