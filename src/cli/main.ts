@@ -38,6 +38,7 @@ import { renderSummary } from './summary.ts';
 import { chooseTarget, type Target } from './target.ts';
 import { removeStaleReports, writeReports } from './write-reports.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../report/sanitize.ts';
+import { consoleSafe } from '../report/console.ts';
 import { secretHeaderSet } from '../http/header-secrecy.ts';
 
 /** Said once per run when a secret is shorter than 8 characters (credential-spellings.ts FUZZY_MIN_LENGTH). */
@@ -177,7 +178,7 @@ async function main(): Promise<number> {
       for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : '--second-token / WIDGET_SECOND_TOKEN');
     } catch (error) {
       if (!isSuiteError(error)) throw error;
-      process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);
+      process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text((error as Error).message))}\n`);
       return error instanceof RejectedTokenError ? 2 : error instanceof SetupProblemError ? error.exitCode : 3;
     }
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
@@ -270,11 +271,11 @@ async function main(): Promise<number> {
       })}\n`,
     );
     // A report that could not be written is said, but never costs the verdict.
-    for (const p of problems) process.stderr.write(`widget-conformance: ${p}\n`);
+    for (const p of problems) process.stderr.write(`widget-conformance: ${consoleSafe(p)}\n`);
     // The tripwire: a credential in finished output is the suite's bug; the file was kept back.
     for (const l of leaks) process.stderr.write(`widget-conformance: suite error: ${displayPath(l.file, directory)} would hold a credential (line ${l.line}); it was not written. Please report this bug of the suite\n`);
     if (leaks.length > 0 && interrupt.exitCode === undefined) return 3;
-    if (rejected && !interrupt.signal) process.stderr.write(`widget-conformance: ${redactor.text(rejected)}; check that the token is valid for the whole run (no verdict)\n`);
+    if (rejected && !interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
     return exitCode;
   } finally {
     rmSync(statsDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@
  */
 import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Redactor } from '../http/redact.ts';
+import { consoleSafe } from '../report/console.ts';
 import { replayLines } from '../report/curl.ts';
 import type { Rule } from '../rules.ts';
 
@@ -36,7 +37,8 @@ export class ConformanceFailure extends Error {
     // expectation built from its answers) is redacted field by field; the rule's own text and the
     // exchanges (redacted as recorded) are never passed through the redactor again.
     const clean = sanitizeDetail(detail, redactor);
-    super(renderFailure(rule, clean));
+    // The message is what the console shows (vitest prints it): escaped for a terminal and a CI log.
+    super(consoleSafe(renderFailure(rule, clean)));
     this.detail = clean;
     this.name = 'ConformanceFailure';
     // No stack: the place in the suite's code that noticed the failure helps no implementer.

@@ -131,8 +131,18 @@ describe('reports are written safely', () => {
   it('a file that would hold a credential is not written, and is named', () => {
     const leaking = reportOf(outcomesOf([testOf('CRUD-1', 'pass', { title: 'CRUD-1 tok-primary-0123' })]));
     const { files, leaks } = writeReports(dir, leaking, new Redactor(['tok-primary-0123']));
-    expect(leaks.map((l) => l.file.slice(dir.length + 1))).toEqual(expect.arrayContaining(['junit.xml', 'conformance.json', 'conformance.html']));
+    expect(leaks.map((l) => l.file.slice(dir.length + 1))).toEqual(expect.arrayContaining(['junit.xml', 'conformance.json']));
     for (const l of leaks) expect(existsSync(l.file)).toBe(false);
     expect(files.every((f) => !leaks.some((l) => l.file === f))).toBe(true);
+  });
+});
+
+describe('the report schema closes the configuration', () => {
+  it('names every option of the suite, and nothing else passes', async () => {
+    const { OPTIONS } = await import('../../src/config.ts');
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as { properties: { config: { additionalProperties: boolean; properties: Record<string, unknown> } } };
+    const config = schema.properties.config;
+    expect(config.additionalProperties).toBe(false);
+    for (const o of OPTIONS) expect(Object.keys(config.properties), o.flag).toContain(o.key);
   });
 });
