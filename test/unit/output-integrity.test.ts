@@ -146,3 +146,21 @@ describe('the report schema closes the configuration', () => {
     for (const o of OPTIONS) expect(Object.keys(config.properties), o.flag).toContain(o.key);
   });
 });
+
+describe('verify and compare refuse nesting no report has, before parsing it', () => {
+  it('counts depth outside strings, and stops past the limit', async () => {
+    const { jsonDepth, MAX_JSON_DEPTH, parseJson } = await import('../../src/cli/read-report.ts');
+    expect(jsonDepth('{"a":[{"b":"[[[[{{{{"}]}')).toBe(3);
+    expect(jsonDepth('"\\"[[["')).toBe(0);
+    const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+    expect(jsonDepth(deep)).toBe(MAX_JSON_DEPTH + 1);
+    expect(() => parseJson(deep, 'conformance.json')).toThrow(`conformance.json: nested deeper than ${MAX_JSON_DEPTH} levels, which no report of this suite is`);
+  });
+
+  it('a real report with failures and exchanges is well within the limit', async () => {
+    const { jsonDepth, MAX_JSON_DEPTH } = await import('../../src/cli/read-report.ts');
+    const exchange = { request: { method: 'GET', url: 'u', headers: { a: 'b' }, credential: { token: 'WIDGET_TOKEN', url: [{ token: 'WIDGET_TOKEN', derivation: 'exact' }] } }, response: { status: 500, headers: {}, body: '' }, durationMs: 1 };
+    const report = reportOf(outcomesOf([testOf('CRUD-1', 'fail', { failures: [{ message: 'm', exchanges: [exchange] as never }] })]));
+    expect(jsonDepth(renderJson(report))).toBeLessThan(MAX_JSON_DEPTH / 2);
+  });
+});
