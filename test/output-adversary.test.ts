@@ -33,6 +33,11 @@ import { renderMarkdown } from '../src/report/markdown.ts';
 import type { FailureReport, RunOutcomes, TestOutcome } from '../src/report/model.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../src/report/sanitize.ts';
 import { ruleById } from '../src/rules.ts';
+import { readFileSync, readdirSync } from 'node:fs';
+import { ReferenceService } from '../src/reference/service.ts';
+import type { RequestHandler } from '../src/reference/server.ts';
+import { runAgainst } from './servers/serve.ts';
+import { explain } from './support/suite-runner.ts';
 import { withChromium } from './support/chromium.ts';
 import { credentialForms, TEXT_SPELLINGS } from './support/credential-forms.ts';
 import { outcomesOf, reportOf } from './unit/support/report.ts';
@@ -217,4 +222,56 @@ describe('every output of every generated hostile report parses, shows no contro
       }
     });
   }, 120_000);
+});
+
+/** Tokens short and common, as a developer's local server has them: the suite's own text must survive them. */
+const SHORT_TOKENS = ['test', 'dev'] as const;
+
+/**
+ * A real run against a loopback server that answers every retrieve with a 500 and a text body of
+ * generated hostile text (terminal sequences, workflow commands, mentions, markup, the tokens),
+ * and accepts the short tokens `test` and `dev`.
+ */
+function hostileEcho(seed: number): { handler: RequestHandler; tokens: readonly [string, string]; text: string } {
+  const text = fc.sample(hostile(SHORT_TOKENS[0]), { seed, numRuns: 6 }).join('\n') + '\r::error::forged\n::add-mask::x\u001b]0;owned\u0007 @octocat \u202e';
+  const service = new ReferenceService({ tokens: { [SHORT_TOKENS[0]]: 'alice', [SHORT_TOKENS[1]]: 'bob' } });
+  return {
+    tokens: SHORT_TOKENS,
+    text,
+    handler: {
+      handle: (req, res) => {
+        if (req.method === 'GET' && /\/widgets\/[^/?]+/.test(req.url ?? '')) {
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+          return;
+        }
+        return service.handle(req, res);
+      },
+    },
+  };
+}
+
+describe('a real run against a server that echoes generated hostile text, with short tokens', () => {
+  test('REPORT-OUT every report parses and validates, the console and every file show no raw control and no :: line, and the suite\'s own text is whole', async () => {
+    const seed = Date.now() % 2 ** 31;
+    const server = hostileEcho(seed);
+    const run = await runAgainst(server, ['--only', 'CRUD', '--seed', String(seed)]);
+    expect(run.exitCode, explain(run)).toBe(1);
+    const version = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const files = Object.fromEntries(readdirSync(run.reportDir).map((f) => [f, readFileSync(join(run.reportDir, f), 'utf8')]));
+    const report = JSON.parse(files['conformance.json'] ?? '') as { suiteVersion: string; requests: number; seed: number };
+    expect(report.suiteVersion, `seed ${seed}`).toBe(version);
+    expect(report.seed).toBe(seed);
+    expect(typeof report.requests).toBe('number');
+    JSON.parse(files['exchanges.har'] ?? '');
+    expect(run.stdout).toContain('Requests: ');
+    expect(run.stderr).toContain('shorter than 8 characters');
+    for (const [name, text] of [...Object.entries(files), ['stdout', run.stdout], ['stderr', run.stderr]] as const) {
+      const raw = text.match(CONSOLE_UNSAFE);
+      expect(raw && `U+${raw[0].charCodeAt(0).toString(16)}`, `${name} (seed ${seed})`).toBeNull();
+    }
+    for (const name of ['stdout', 'stderr'] as const) expect(run[name].split('\n').filter((l) => /^[ \t]*::/.test(l)), name).toEqual([]);
+    expect(outsideCode(files['conformance.md'] ?? '')).not.toMatch(/(^|[^\w\\`&#;])@octocat/m);
+    const lint = spawnSync('xmllint', ['--noout', '--schema', XSD, join(run.reportDir, 'junit.xml')], { encoding: 'utf8' });
+    expect(lint.status, lint.stderr).toBe(0);
+  });
 });
