@@ -11,6 +11,7 @@ import { userDirectory } from './paths.ts';
 import { parse as parseDotenv } from 'dotenv';
 import { REDACTED, redactUrlCredentials, urlPassword } from './http/redact.ts';
 import { parseHeaderLine } from './http/headers.ts';
+import { isSecretHeader, secretHeaderSet, secretHeaderValues } from './http/header-secrecy.ts';
 
 export interface SuiteConfig {
   baseUrl?: string;
@@ -19,6 +20,8 @@ export interface SuiteConfig {
   tokenCommand?: string;
   secondTokenCommand?: string;
   headers?: Readonly<Record<string, string>>;
+  /** Header names whose --header values are secrets, comma-separated (besides the ones secret by name). */
+  secretHeaders?: string;
   caFile?: string;
   reportDir: string;
   strict: boolean;
@@ -68,6 +71,8 @@ interface TextOption extends BaseOption {
   readonly key: KeyOf<string>;
   readonly arg: string;
   readonly default?: string;
+  /** May be given more than once: the values are joined with commas (a list of names). */
+  readonly repeatable?: true;
 }
 interface IntOption extends BaseOption {
   readonly kind: 'int';
@@ -111,7 +116,10 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--second-token-command', env: 'WIDGET_SECOND_TOKEN_COMMAND', kind: 'command', key: 'secondTokenCommand', arg: 'cmd',
     defaultText: 'none', description: 'Shell command whose output is the token of the second account (instead of --second-token)' },
   { flag: '--header', env: 'WIDGET_HEADERS', kind: 'headers', key: 'headers', arg: 'name: value', secret: true,
-    defaultText: 'none', description: 'Header sent on every request, as "Name: value"; repeatable (in WIDGET_HEADERS one per line); values are hidden in all output' },
+    defaultText: 'none', description: 'Header sent on every request, as "Name: value"; repeatable (in WIDGET_HEADERS one per line); shown as sent in all output unless it is secret (see --secret-header)' },
+  { flag: '--secret-header', env: 'WIDGET_SECRET_HEADERS', kind: 'string', key: 'secretHeaders', arg: 'names', repeatable: true,
+    defaultText: 'Authorization, Cookie and names holding key, token, secret, password, session, credential or signature',
+    description: 'Names of --header headers whose values are secrets, comma-separated; repeatable. Their values are hidden like a token in all output' },
   { flag: '--ca-file', env: 'WIDGET_CA_FILE', kind: 'string', key: 'caFile', arg: 'file',
     defaultText: 'none (NODE_EXTRA_CA_CERTS works too)', description: 'PEM file of a private CA to trust for https' },
   { flag: '--report-dir', env: 'WIDGET_REPORT_DIR', kind: 'string', key: 'reportDir', arg: 'dir',
@@ -209,18 +217,21 @@ export function redactedConfig(c: SuiteConfig): Record<string, unknown> {
   for (const def of OPTIONS) {
     if ((def.secret || def.kind === 'command') && out[def.key] !== undefined) out[def.key] = REDACTED;
   }
-  // The header names say which gateway or tenant headers were sent; only their values are secret.
-  if (c.headers !== undefined) out.headers = Object.fromEntries(Object.keys(c.headers).map((name) => [name, REDACTED]));
+  // The header names say which gateway or tenant headers were sent; only the secret ones' values are hidden.
+  if (c.headers !== undefined) {
+    const listed = secretHeaderSet(c.secretHeaders);
+    out.headers = Object.fromEntries(Object.entries(c.headers).map(([name, value]) => [name, isSecretHeader(name, listed) ? REDACTED : value]));
+  }
   if (c.baseUrl !== undefined) out.baseUrl = redactUrlCredentials(c.baseUrl);
   return out;
 }
 
 /** The non-empty secret values of `c`, the base URL's password among them, for scrubbing them from logs and reports. */
 export function secretsOf(c: SuiteConfig): string[] {
-  const tokens = OPTIONS.filter((def) => def.secret)
+  const tokens = OPTIONS.filter((def) => def.secret && def.kind !== 'headers')
     .map((def) => c[def.key])
     .filter((v): v is string => typeof v === 'string' && v !== '');
-  tokens.push(...Object.values(c.headers ?? {}));
+  tokens.push(...secretHeaderValues(c.headers, c.secretHeaders));
   const password = c.baseUrl === undefined ? undefined : urlPassword(c.baseUrl);
   return password === undefined ? tokens : [...tokens, ...new Set([password, percentDecoded(password)])];
 }
@@ -320,7 +331,8 @@ function parseArgv(argv: readonly string[]): Map<OptionDef, Given> {
     // Only the name is echoed: the part after '=' may be a token.
     if (!def) throw new ConfigError(`unknown option ${name}${suggestionFor(name)}`);
     const earlier = given.get(def);
-    if (earlier && def.kind !== 'headers') throw new ConfigError(`${def.flag} was given more than once`);
+    const repeatable = def.kind === 'headers' || ('repeatable' in def && def.repeatable === true);
+    if (earlier && !repeatable) throw new ConfigError(`${def.flag} was given more than once`);
 
     let raw = eq === -1 ? undefined : arg.slice(eq + 1);
     if (def.kind === 'flag') {
@@ -337,7 +349,8 @@ function parseArgv(argv: readonly string[]): Map<OptionDef, Given> {
       raw = next;
       i++;
     }
-    given.set(def, def.kind === 'headers' ? { raw, from: name, items: [...(earlier?.items ?? []), raw] } : { raw, from: name });
+    const items = [...(earlier?.items ?? []), raw];
+    given.set(def, def.kind === 'headers' ? { raw, from: name, items } : repeatable ? { raw: items.join(','), from: name, items } : { raw, from: name });
     previous = def;
   }
   return given;

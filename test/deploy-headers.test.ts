@@ -1,8 +1,9 @@
 /**
  * --header against a gateway-like server that refuses every request without its tenant
  * header: with the header the run reaches the rules (and fails only the rule the server
- * breaks), without it the run ends at the probe; and the header's value appears in no output,
- * while the recorded exchanges name the header with its value hidden.
+ * breaks), without it the run ends at the probe; a header marked secret (by name, or with
+ * --secret-header / WIDGET_SECRET_HEADERS) appears in no output, while the recorded exchanges
+ * name it with its value hidden; a header that is no secret is shown as sent.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ function everyOutput(run: SuiteRun): string[] {
 describe.concurrent('--header', () => {
   test('reaches the server on every request, and its value is in no output', async () => {
     // Flags replace the variable as a whole: X-Ignored is not sent.
-    const run = await runAgainst(gated(), [...ONLY, '--header', `X-Tenant: ${TENANT}`, `--header=X-Gateway-Key: ${GATEWAY_KEY}`], { env: { WIDGET_HEADERS: 'X-Ignored: flags win' } });
+    const run = await runAgainst(gated(), [...ONLY, '--header', `X-Tenant: ${TENANT}`, `--header=X-Gateway-Key: ${GATEWAY_KEY}`, '--secret-header', 'X-Tenant'], { env: { WIDGET_HEADERS: 'X-Ignored: flags win' } });
     expect(run.exitCode, explain(run)).toBe(1);
     const outcomes = outcomesOf(run.report);
     expect(Object.entries(outcomes).filter(([, o]) => o !== 'pass' && o !== 'warn' && o !== 'skip')).toEqual([['CRUD-4', 'fail']]);
@@ -59,13 +60,25 @@ describe.concurrent('--header', () => {
   });
 
   test('from WIDGET_HEADERS, one per line; without the headers the gateway refuses the probe (exit 2)', async () => {
-    const withEnv = await runAgainst(gated(), ['--only', 'FMT'], { env: { WIDGET_HEADERS: `X-Tenant: ${TENANT}\nX-Gateway-Key: ${GATEWAY_KEY}` } });
+    const withEnv = await runAgainst(gated(), ['--only', 'FMT'], { env: { WIDGET_HEADERS: `X-Tenant: ${TENANT}\nX-Gateway-Key: ${GATEWAY_KEY}`, WIDGET_SECRET_HEADERS: 'X-Tenant' } });
     expect(withEnv.exitCode, explain(withEnv)).toBe(0);
-    const without = await runAgainst(gated(), ['--only', 'FMT', '--header', `X-Tenant: ${TENANT}`]);
+    const without = await runAgainst(gated(), ['--only', 'FMT', '--header', `X-Tenant: ${TENANT}`], { env: { WIDGET_SECRET_HEADERS: 'X-Tenant' } });
     expect(without.exitCode, explain(without)).toBe(2);
     for (const text of [...everyOutput(withEnv), without.stdout, without.stderr]) {
       expect(text.includes(TENANT) || text.includes(GATEWAY_KEY), 'a header value in the output').toBe(false);
     }
+  });
+
+  test('a header that is no secret is shown as sent, and a short value never corrupts a report', async () => {
+    const open = { handle: gated().handler.handle } as RequestHandler;
+    const run = await runAgainst({ tokens: TOKENS, handler: open }, [...ONLY, '--header', `X-Tenant: ${TENANT}`, `--header=X-Gateway-Key: ${GATEWAY_KEY}`, '--header', 'X-Api-Version: 4']);
+    expect(run.exitCode, explain(run)).toBe(1);
+    const json = readFileSync(join(run.reportDir, 'conformance.json'), 'utf8');
+    expect(() => JSON.parse(json) as unknown).not.toThrow();
+    expect(run.report?.config.headers).toEqual({ 'X-Tenant': TENANT, 'X-Gateway-Key': '[REDACTED]', 'X-Api-Version': '4' });
+    expect(json).toContain(`"X-Tenant": "${TENANT}"`);
+    expect(json).toContain('"X-Gateway-Key": "[REDACTED]"');
+    for (const text of everyOutput(run)) expect(text.includes(GATEWAY_KEY), 'the gateway key in the output').toBe(false);
   });
 
   test('Authorization as a --header is one line and exit 2', async () => {

@@ -9,7 +9,9 @@ import { Ownership } from '../src/client/ownership.ts';
 import { HttpClient } from '../src/http/client.ts';
 import { startServer, type RunningServer } from '../src/reference/server.ts';
 import { describeEnd, walkPages, type WalkResult } from '../src/client/walk.ts';
-import { KEPT_FIRST_PAGES, KEPT_LAST_PAGES, MAX_CITED_PAGES, NOT_KEPT_NOTE } from '../src/client/walk-exchanges.ts';
+import { EVIDENCE_PREFIX_BYTES, ExchangeBudget, KEPT_FIRST_PAGES, KEPT_LAST_PAGES, MAX_CITED_PAGES, MAX_KEPT_EXCHANGE_BYTES, MAX_KEPT_REQUEST_BYTES, NOT_KEPT_NOTE, placeholder } from '../src/client/walk-exchanges.ts';
+import type { Exchange } from '../src/http/exchange.ts';
+import { curlCommand } from '../src/report/curl.ts';
 import { MAX_KEPT_ISSUES, MAX_STORED_CURSOR_CHARS } from '../src/client/walk-page.ts';
 
 const TOKEN = 'walk-token-1';
@@ -329,3 +331,34 @@ describe('what a walk keeps', () => {
   });
 });
 
+
+describe('replays of pages a walk did not keep', () => {
+  it('a dropped page keeps its request exactly (URL whole, headers, credential): its replay is exact', async () => {
+    const PAGES = 12;
+    const long = (n: number): string => `${n}-${'p'.repeat(MAX_STORED_CURSOR_CHARS * 2)}`;
+    const { api } = await scripted((n) => ({ body: { data: [widget(`w${n + 1}`)], has_more: n + 1 < PAGES, next_cursor: long(n + 1) } }));
+    const walk = await walkPages(api, { maxPages: 100 });
+    const dropped = walk.pages[5]!.response.exchange;
+    expect(dropped.response?.body).toBe(NOT_KEPT_NOTE);
+    expect(dropped.request.partial).toBeUndefined();
+    expect(decodeURIComponent(dropped.request.url)).toContain(`cursor=${long(5)}`);
+    expect(Object.keys(dropped.request.headers).length).toBeGreaterThan(0);
+    expect(curlCommand(dropped)).not.toContain('partial replay');
+  });
+
+  it('a placeholder without its request says the replay is partial and why', () => {
+    const url = `http://h/v1/widgets?cursor=${'x'.repeat(400)}`;
+    const shown = placeholder({ method: 'GET', url }, 200, 1);
+    expect(shown.request.partial).toBe(`the walk kept no more requests (at most ${MAX_KEPT_REQUEST_BYTES / 1024} KiB of them): its headers and credential are not shown, and its URL is cut at 300 of ${url.length} characters`);
+    expect(curlCommand(shown).split('\n')[0]).toBe(`# partial replay, not the request as sent: ${shown.request.partial}`);
+  });
+
+  it('a page with a problem past the budget keeps a bounded prefix of its evidence and says how much was cut', () => {
+    const budget = new ExchangeBudget();
+    const big = (n: number): Exchange => ({ request: { method: 'GET', url: `u${n}`, headers: {} }, response: { status: 200, headers: {}, body: 'b'.repeat(MAX_KEPT_EXCHANGE_BYTES / 2) }, durationMs: 1 });
+    expect(budget.keep(1, big(1), false)).toBeDefined();
+    expect(budget.keep(2, big(2), false)).toBeUndefined();
+    const evidence = budget.keep(4, big(4), true);
+    expect(evidence?.response?.body).toMatch(new RegExp(`^b{${EVIDENCE_PREFIX_BYTES}}\\n… \\[recorded body cut at ${EVIDENCE_PREFIX_BYTES} of ${MAX_KEPT_EXCHANGE_BYTES / 2} bytes`));
+  });
+});

@@ -4,9 +4,9 @@
  * a summary, and with --fail-on-regression exits 1 when the last run of an implementation fails
  * a rule an earlier run of it passed. Exit 2: usage, or an input that is not a report.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { Redactor } from '../http/redact.ts';
+import { writeAtomically } from './write-reports.ts';
 import { buildMatrix, type Matrix, type MatrixInput } from '../report/matrix.ts';
 import { renderMatrixHtml } from '../report/matrix-html.ts';
 import { renderMatrixMarkdown } from '../report/matrix-md.ts';
@@ -78,21 +78,22 @@ export function compareRuns(args: CompareArgs, directory: string): { matrix: Mat
   return { matrix: buildMatrix(inputs), outDir };
 }
 
-/** Writes matrix.html and matrix.md into `outDir`; URL passwords are hidden on the way out, as in every report. */
+/** Writes matrix.html and matrix.md into `outDir`, each through a temporary file and a rename. */
 export function writeMatrix(matrix: Matrix, outDir: string): string[] {
   try {
     mkdirSync(outDir, { recursive: true });
   } catch (error) {
     throw new InputError(`--out ${outDir}: cannot create it (${(error as { code?: string }).code ?? String(error)})`);
   }
-  const redactor = new Redactor([]);
   const files: Array<[string, string]> = [
     [join(outDir, 'matrix.html'), renderMatrixHtml(matrix)],
     [join(outDir, 'matrix.md'), renderMatrixMarkdown(matrix)],
   ];
   for (const [file, text] of files) {
     try {
-      writeFileSync(file, redactor.text(text));
+      // As the run's reports: through a temporary file and a rename, never through a symlink.
+      // Nothing is rewritten: the reports it reads hold no credential (their schema is checked).
+      writeAtomically(outDir, file, text);
     } catch (error) {
       throw new InputError(`cannot write ${file} (${(error as { code?: string }).code ?? String(error)})`);
     }

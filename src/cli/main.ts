@@ -36,7 +36,15 @@ import { redactProcessOutput } from './redact-output.ts';
 import { sumStats, totalStats } from './stats.ts';
 import { renderSummary } from './summary.ts';
 import { chooseTarget, type Target } from './target.ts';
-import { writeReports } from './write-reports.ts';
+import { removeStaleReports, writeReports } from './write-reports.ts';
+import { sanitizeCleanup, sanitizeOutcomes } from '../report/sanitize.ts';
+import { consoleSafe } from '../report/console.ts';
+import { secretHeaderSet } from '../http/header-secrecy.ts';
+
+/** Said once per run when a secret is shorter than 8 characters (credential-spellings.ts FUZZY_MIN_LENGTH). */
+const SHORT_SECRET_WARNING =
+  'a token or secret header value is shorter than 8 characters: it is hidden wherever the suite records what it sent, ' +
+  'but in text the server chose it cannot be told from chance (every occurrence there is hidden, whatever it meant); use longer tokens (see docs/output-integrity.md)';
 
 const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -149,9 +157,14 @@ async function main(): Promise<number> {
   const interrupt = new Interrupt(statsDir);
   const target = await chooseTarget(config);
   const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
-  const redactor = new Redactor(secrets);
+  const redactor = new Redactor(secrets, secretHeaderSet(config.secretHeaders));
   const learnRenewedTokens = (): void => redactor.add(renewedTokens(statsDir).map(({ token }) => token));
   redactProcessOutput(redactor, learnRenewedTokens);
+  // A killed run must not leave the previous run's verdict (another target's, maybe) for CI to upload.
+  for (const p of removeStaleReports(reportDir)) process.stderr.write(`widget-conformance: warning: ${p}\n`);
+  if (redactor.hasShortSecret) {
+    process.stderr.write(`widget-conformance: warning: ${SHORT_SECRET_WARNING}\n`);
+  }
   if (npmEchoedToken(process.argv.slice(2), process.env)) {
     process.stderr.write('widget-conformance: warning: npm printed the command line above, token included (or a --header value); pass them in WIDGET_TOKEN / WIDGET_SECOND_TOKEN / WIDGET_HEADERS or a .env file (or run npm with --silent)\n');
   }
@@ -165,7 +178,7 @@ async function main(): Promise<number> {
       for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : '--second-token / WIDGET_SECOND_TOKEN');
     } catch (error) {
       if (!isSuiteError(error)) throw error;
-      process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);
+      process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text((error as Error).message))}\n`);
       return error instanceof RejectedTokenError ? 2 : error instanceof SetupProblemError ? error.exitCode : 3;
     }
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
@@ -210,6 +223,11 @@ async function main(): Promise<number> {
       await cleaner.close();
     }
 
+    // Server text enters the report model here, each string cleaned once (report/sanitize.ts).
+    learnRenewedTokens();
+    const clean = (text: string): string => redactor.text(text);
+    outcomes = sanitizeOutcomes(outcomes, clean);
+    cleanup = sanitizeCleanup(cleanup, clean);
     const stats = totalStats(statsDir, sumStats(client.stats, cleaner.stats));
     // A token that stopped working is a setup problem: the rule outcomes after it say nothing of the server.
     const rejected = tokenRejected(statsDir);
@@ -234,8 +252,7 @@ async function main(): Promise<number> {
       },
       outcomes,
     );
-    learnRenewedTokens();
-    const { files, problems } = writeReports(reportDir, report, redactor);
+    const { files, problems, leaks } = writeReports(reportDir, report, redactor);
     process.stdout.write(
       `${renderSummary(outcomes, {
         implementation: report.implementation,
@@ -258,8 +275,11 @@ async function main(): Promise<number> {
       })}\n`,
     );
     // A report that could not be written is said, but never costs the verdict.
-    for (const p of problems) process.stderr.write(`widget-conformance: ${p}\n`);
-    if (rejected && !interrupt.signal) process.stderr.write(`widget-conformance: ${redactor.text(rejected)}; check that the token is valid for the whole run (no verdict)\n`);
+    for (const p of problems) process.stderr.write(`widget-conformance: ${consoleSafe(p)}\n`);
+    // The tripwire: a credential in finished output is the suite's bug; the file was kept back.
+    for (const l of leaks) process.stderr.write(`widget-conformance: suite error: ${displayPath(l.file, directory)} would hold a credential (line ${l.line}); it was not written. Please report this bug of the suite\n`);
+    if (leaks.length > 0 && interrupt.exitCode === undefined) return 3;
+    if (rejected && !interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
     return exitCode;
   } finally {
     rmSync(statsDir, { recursive: true, force: true });

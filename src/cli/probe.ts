@@ -39,7 +39,7 @@ export async function probe(api: WidgetApi, tokenSource: string): Promise<void> 
       throw new SetupProblemError(`GET ${list} answered 404: ${await missingPrefixHint(api)}`, 2);
     case 'redirect': {
       const { shown, base } = showLocation(answer.headers.location, list);
-      const hint = base === undefined ? 'point --base-url at the interface itself' : `try --base-url ${base}`;
+      const hint = base === undefined ? 'point --base-url at the interface itself' : baseUrlHint(base, list);
       throw new SetupProblemError(`GET ${list} answered ${answer.status}, a redirect to ${shown}: the suite does not follow redirects; ${hint}`, 2);
     }
     case 'not-json':
@@ -112,4 +112,15 @@ async function outageCheck(api: WidgetApi, answers: readonly ApiResponse[]): Pro
     `the target answered ${what} to every request (GET /widgets ${answers.length} times, then GET /widgets/{id}): an outage? Try again when it is back (no verdict)`,
     3,
   );
+}
+
+/**
+ * The advice to use the URL a redirect named: plain on the same origin; on another origin it
+ * says so, and that the tokens would be sent there, since the server chose that origin.
+ */
+export function baseUrlHint(base: string, requested: string): string {
+  const origin = new URL(base).origin;
+  const ours = new URL(requested).origin;
+  if (origin === ours) return `try --base-url ${base}`;
+  return `it points to a different origin, ${origin} (not ${ours}): only if you trust that origin with your tokens, try --base-url ${base} (the tokens would then be sent to ${origin})`;
 }

@@ -52,8 +52,36 @@ export function readBounded(path: string, shown: string, maxBytes: number): stri
   }
 }
 
-/** JSON text parsed; InputError naming the file when it is not JSON. */
+/**
+ * Deepest nesting a report of this suite has (a failure's exchange's headers sit at about 12):
+ * deeper text is refused before it is parsed, since parsing and validating millions of nested
+ * arrays costs seconds and gigabytes, and no field of the schema holds them.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** The deepest nesting of arrays and objects in JSON text, counted in one pass outside strings; stops past `limit`. */
+export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** JSON text parsed; InputError naming the file when it is not JSON, or nested deeper than any report. */
 export function parseJson(text: string, shown: string): unknown {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new InputError(`${shown}: nested deeper than ${MAX_JSON_DEPTH} levels, which no report of this suite is`);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -1,7 +1,10 @@
 /**
- * Last line of defence for "no token in any output": every write to stdout and stderr of
- * the runner process (which also carries what vitest relays from its workers) passes
- * through the redactor.
+ * Last line of defence for "no token in any output" on the console: every write to stdout and
+ * stderr of the runner process (which also carries what vitest relays from its workers) is
+ * searched for the secrets long enough to be told from chance text (8 characters or more),
+ * which are hidden. Secrets left the data before this (http/redact.ts): a shorter token is
+ * not looked for here, since its letters are the suite's own words and numbers
+ * ("Requests: 10" with the token `1`).
  */
 import type { Redactor } from '../http/redact.ts';
 
@@ -13,7 +16,7 @@ export function redactProcessOutput(redactor: Redactor, beforeWrite?: () => void
       // A worker may have renewed a token since the last write: the redactor learns it first.
       beforeWrite?.();
       const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;
-      return write(typeof text === 'string' ? redactor.text(text) : text, ...rest);
+      return write(typeof text === 'string' ? redactor.longSecretsText(text) : text, ...rest);
     }) as typeof stream.write;
   }
 }

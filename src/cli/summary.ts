@@ -1,4 +1,5 @@
 /** The short summary printed at the end of a run: counts by level, then what failed, warned or errored. */
+import { consoleSafe } from '../report/console.ts';
 import type { RunReport } from '../report/model.ts';
 import { gatePassedNote } from '../report/verdict.ts';
 import { groupLine } from '../report/root-causes.ts';
@@ -67,7 +68,8 @@ export function renderSummary(
     out.push('Replay: each failure shows curl commands for its requests; they read the tokens from the environment: export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=… first');
   }
   out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}`);
-  return out.join('\n');
+  // Titles and first lines of messages may quote the server: escaped for a terminal and a CI log.
+  return consoleSafe(out.join('\n'));
 }
 
 /** At what rate the run went, and how many requests the server refused. */

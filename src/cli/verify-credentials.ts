@@ -6,15 +6,16 @@
  * configured token (its `credential` says which) but whose Authorization header is not redacted.
  * Never prints what it found: only where.
  */
+import { isSecretHeader, secretHeaderSet } from '../http/header-secrecy.ts';
 import { Redactor, REDACTED } from '../http/redact.ts';
 import type { RunReport } from '../report/model.ts';
 
-/** The first line of the text that holds a credential, or undefined when redacting it changes nothing. */
+/**
+ * The first line of the text that holds a credential long enough to be one for certain
+ * (Redactor.leak), or undefined. A shorter token's letters occur by chance in any report.
+ */
 export function credentialLine(text: string, redactor: Redactor): number | undefined {
-  if (redactor.text(text) === text) return undefined;
-  // A URL password hidden already ([REDACTED]) is a span too, but not a credential.
-  const found = redactor.spans(text).find(([start, end]) => text.slice(start, end) !== REDACTED);
-  return found === undefined ? 1 : text.slice(0, found[0]).split('\n').length;
+  return redactor.leak(text)?.line;
 }
 
 /** Recorded requests that sent a configured token yet show an Authorization value that is not hidden. */
@@ -37,8 +38,10 @@ export function unredactedAuthorization(report: RunReport): string[] {
   return [...new Set(problems)];
 }
 
-/** The credentials to look for: the tokens and header values the user has set, wherever they are set. */
+/** The credentials to look for: the tokens and the secret header values the user has set, wherever they are set. */
 export function knownSecrets(vars: Readonly<Record<string, string | undefined>>): string[] {
-  const headerValues = (vars.WIDGET_HEADERS ?? '').split(/\r?\n/).map((line) => line.slice(line.indexOf(':') + 1).trim());
+  const headers = (vars.WIDGET_HEADERS ?? '').split(/\r?\n/).filter((line) => line.includes(':'));
+  const listed = secretHeaderSet(vars.WIDGET_SECRET_HEADERS);
+  const headerValues = headers.filter((line) => isSecretHeader(line.slice(0, line.indexOf(':')).trim(), listed)).map((line) => line.slice(line.indexOf(':') + 1).trim());
   return [vars.WIDGET_TOKEN, vars.WIDGET_SECOND_TOKEN, ...headerValues].filter((v): v is string => typeof v === 'string' && v.length > 0);
 }

@@ -6,7 +6,7 @@
  * JSON type.
  */
 import type { ApiResponse } from '../http/client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange, RecordedRequest } from '../http/exchange.ts';
 import { placeholder } from './walk-exchanges.ts';
 import { checkSchema, type SchemaIssue } from '../schema.ts';
 import { countPrefixItems, type PrefixCount } from '../http/json-prefix.ts';
@@ -116,12 +116,16 @@ export class PageAnswer implements PageResponse {
   private kept: Exchange | undefined;
   private readonly durationMs: number;
 
+  /** The request as recorded, kept for an exact replay once the exchange went (absent past the walk's request budget). */
+  private readonly request: RecordedRequest | undefined;
+
   constructor(
     reduced: ReducedAnswer,
     exchange: Exchange,
-    keep: boolean,
+    kept: Exchange | undefined,
     private readonly requestUrl: RequestUrl,
     private readonly cursor: string | undefined,
+    request?: RecordedRequest,
   ) {
     this.status = reduced.status;
     if (reduced.jsonError !== undefined) this.jsonError = reduced.jsonError;
@@ -129,13 +133,14 @@ export class PageAnswer implements PageResponse {
     this.schemaIssues = reduced.schemaIssues;
     this.schemaIssueCount = reduced.schemaIssueCount;
     if (reduced.prefix !== undefined) this.prefix = reduced.prefix;
-    this.kept = keep ? exchange : undefined;
+    this.kept = kept;
+    this.request = request;
     this.durationMs = exchange.durationMs;
   }
 
   /** The recorded exchange, or its placeholder once the walk let it go. */
   get exchange(): Exchange {
-    return this.kept ?? placeholder({ method: 'GET', url: this.requestUrl(this.cursor) }, this.status, this.durationMs);
+    return this.kept ?? placeholder(this.request ?? { method: 'GET', url: this.requestUrl(this.cursor) }, this.status, this.durationMs);
   }
 
   /** Lets the recorded exchange go (the page left the walk's window of kept exchanges). */

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { WidgetApi } from './api.ts';
 import type { ApiResponse } from '../http/client.ts';
 import { relieve } from '../http/memory-valve.ts';
-import { ExchangeBudget } from './walk-exchanges.ts';
+import { ExchangeBudget, KEPT_FIRST_PAGES } from './walk-exchanges.ts';
 import { compactResponse, PageAnswer, storedCursor, type PageResponse, type ReducedAnswer } from './walk-page.ts';
 import type { Exchange } from '../http/exchange.ts';
 
@@ -159,7 +159,9 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
     const oversized = options.limit !== undefined && items.length > options.limit;
     const hasProblem = problem !== undefined || seenAgain || oversized || reduced.schemaIssueCount > 0;
     const stored = cursor === undefined ? undefined : storedCursor(cursor);
-    const answer = new PageAnswer(reduced, exchange, budget.keep(number, exchange, hasProblem), requestUrl, stored);
+    const kept = budget.keep(number, exchange, hasProblem);
+    // A page that may later drop its exchange keeps its request, for an exact replay (walk-exchanges.ts).
+    const answer = new PageAnswer(reduced, exchange, kept, requestUrl, stored, kept === undefined || number > KEPT_FIRST_PAGES ? budget.request(exchange) : undefined);
     answers.push(answer);
     // slice(): an array grown by push keeps room for more; a walk may hold tens of thousands of these.
     pages.push({ number, ...(stored === undefined ? {} : { cursor: stored }), response: answer, ids: ids.slice() });

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { SuiteError, TokenRejectedError } from '../errors.ts';
 import { isCancelled } from './cancel.ts';
 import { WidgetApi } from '../client/api.ts';
+import { secretHeaderValues } from '../http/header-secrecy.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
 import { deleteAllHeld } from '../client/sweep.ts';
@@ -51,7 +52,8 @@ export function runContext(): RunContext {
     maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,
     ...(s.maxRate === undefined ? {} : { maxRate: s.maxRate }),
     deadline: s.deadline,
-    secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...Object.values(s.headers ?? {})],
+    secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...secretHeaderValues(s.headers, s.secretHeaders)],
+    ...(s.secretHeaders ? { secretHeaders: s.secretHeaders } : {}),
     // Named so that replay commands in failures read the variables, never the values.
     tokens: [{ variable: 'WIDGET_TOKEN', value: s.token }, ...(s.secondToken ? [{ variable: 'WIDGET_SECOND_TOKEN' as const, value: s.secondToken }] : [])],
     ...(s.headers ? { headers: s.headers } : {}),

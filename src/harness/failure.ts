@@ -5,6 +5,7 @@
  */
 import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Redactor } from '../http/redact.ts';
+import { consoleSafe } from '../report/console.ts';
 import { replayLines } from '../report/curl.ts';
 import type { Rule } from '../rules.ts';
 
@@ -25,16 +26,34 @@ export interface FailureDetail {
 
 /** Thrown by checks; the rule wrapper turns it into a failure (MUST) or a warning (SHOULD). */
 export class ConformanceFailure extends Error {
+  readonly detail: FailureDetail;
+
   constructor(
     readonly rule: Rule,
-    readonly detail: FailureDetail,
+    detail: FailureDetail,
     redactor: Redactor,
   ) {
-    super(redactor.text(renderFailure(rule, detail)));
+    // Secrets leave the data, not the text: what the server sent (in received, note and the
+    // expectation built from its answers) is redacted field by field; the rule's own text and the
+    // exchanges (redacted as recorded) are never passed through the redactor again.
+    const clean = sanitizeDetail(detail, redactor);
+    // The message is what the console shows (vitest prints it): escaped for a terminal and a CI log.
+    super(consoleSafe(renderFailure(rule, clean)));
+    this.detail = clean;
     this.name = 'ConformanceFailure';
     // No stack: the place in the suite's code that noticed the failure helps no implementer.
     this.stack = `${this.name}: ${this.message}`;
   }
+}
+
+/** The detail with every field that may hold server text redacted (exchanges are, as recorded). */
+export function sanitizeDetail(detail: FailureDetail, redactor: Redactor): FailureDetail {
+  return {
+    ...detail,
+    expected: redactor.text(detail.expected),
+    received: redactor.text(detail.received),
+    ...(detail.note === undefined ? {} : { note: redactor.text(detail.note) }),
+  };
 }
 
 /** The full text of a failure. */

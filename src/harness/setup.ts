@@ -5,13 +5,26 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
+import { consoleSafe } from '../report/console.ts';
 import { deleteCreated, runContext } from './context.ts';
 import { heldFile, statsFile } from './handoff.ts';
 import { registerCommandRunner } from './renewal.ts';
 import { runTokenCommand } from '../client/token-command.ts';
 
 registerCommandRunner(runTokenCommand);
+
+// Every error a test ends with is printed by vitest to the console and a CI log: whatever
+// server text it carries (a transport error's reason, an assertion's received value) is escaped
+// for them before vitest reports it (report/console.ts). A ConformanceFailure already is.
+beforeEach((ctx) => {
+  ctx.onTestFailed(({ task }) => {
+    for (const error of task.result?.errors ?? []) {
+      error.message = consoleSafe(error.message);
+      if (error.stack !== undefined) error.stack = consoleSafe(error.stack);
+    }
+  });
+});
 
 afterAll(async () => {
   const ctx = runContext();

@@ -18,6 +18,7 @@ import { readRateHint } from './rate-headers.ts';
 import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
 import { relieve } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
+import { secretHeaderSet } from './header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
 import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
 
@@ -90,8 +91,10 @@ export interface ClientOptions {
   readonly tokens?: KnownTokens;
   readonly maxResponseBytes?: number;
   readonly userAgent?: string;
-  /** Sent on every request (--header); a request's own headers of the same name win. Their values must be among `secrets`. */
+  /** Sent on every request (--header); a request's own headers of the same name win. The secret ones' values must be among `secrets`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** --secret-header: names of headers whose values are hidden in recordings, besides the ones secret by name. */
+  readonly secretHeaders?: string;
   /** PEM text of the CA certificates trusted for https (--ca-file), instead of Node's defaults. */
   readonly ca?: string;
   /**
@@ -213,7 +216,7 @@ export class HttpClient {
   private peakSlots: number;
 
   constructor(private readonly options: ClientOptions) {
-    this.redactor = new Redactor(options.secrets);
+    this.redactor = new Redactor(options.secrets, secretHeaderSet(options.secretHeaders));
     this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.rateLimitBudgetMs = options.maxRateLimitWaitTotalMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
     this.limiter = new Limiter(options.concurrency);
@@ -264,7 +267,7 @@ export class HttpClient {
       const { deadline } = this.options;
       const until = deadline === undefined ? undefined : performance.now() + (deadline - Date.now());
       if (!(await this.pacer.acquire(until))) {
-        const shownUrl = this.redactor.text(url);
+        const shownUrl = this.redactor.url(url, this.options.baseUrl);
         throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`);
       }
       const res = await this.once(method, url, opts);
@@ -278,13 +281,13 @@ export class HttpClient {
       this.pacer.onRefused(res.headers['retry-after'] === undefined ? undefined : wait);
       if (attempt >= this.options.maxRetries) {
         throw new RateLimitError(
-          `${method} ${this.redactor.text(url)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,
+          `${method} ${this.redactor.url(url, this.options.baseUrl)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,
           res.status,
         );
       }
       if (wait > this.options.maxRetryWaitMs) {
         throw new RateLimitError(
-          `${method} ${this.redactor.text(url)} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`,
+          `${method} ${this.redactor.url(url, this.options.baseUrl)} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`,
           res.status,
         );
       }
@@ -340,7 +343,7 @@ export class HttpClient {
    * so the client stops sending altogether.
    */
   private payForWait(method: string, url: string, status: number, wait: number): void {
-    const answered = `${method} ${this.redactor.text(url)} answered ${status}`;
+    const answered = `${method} ${this.redactor.url(url, this.options.baseUrl)} answered ${status}`;
     const { deadline } = this.options;
     if (deadline !== undefined && Date.now() + wait >= deadline) {
       throw new RateLimitError(`${answered}, asking for a wait of ${wait} ms that would end past the run's time budget`, status);
@@ -392,7 +395,7 @@ export class HttpClient {
   }
 
   private async once(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
-    const shownUrl = this.redactor.text(url);
+    const shownUrl = this.redactor.url(url, this.options.baseUrl);
     const refused = this.refusal(method, shownUrl);
     if (refused) throw refused;
     const headers = mergeHeaders(
@@ -413,7 +416,7 @@ export class HttpClient {
     const recordedRequest = {
       method,
       url: shownUrl,
-      headers: this.redactor.headers(headers),
+      headers: this.redactor.requestHeaders(headers),
       ...(recordedBody === undefined ? {} : { body: recordedBody, bodyExact }),
       ...(this.options.tokens ? { credential: this.sentCredential(url, headers) } : {}),
     };

@@ -17,6 +17,8 @@ export interface RecordedRequest {
   readonly bodyExact?: boolean;
   /** Which token the request carried, as a variable name: for replay commands (report/curl.ts). */
   readonly credential?: SentCredential;
+  /** Set when this is not the whole request as sent (a walk kept only part of it): why a replay of it is partial. */
+  readonly partial?: string;
 }
 
 export interface RecordedResponse {

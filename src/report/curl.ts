@@ -14,6 +14,9 @@ import type { Derivation, SentPart, TokenVariable } from '../http/sent-credentia
  */
 export const PLACEHOLDER_VARIABLE = 'BAD_CREDENTIAL';
 
+/** How the redactor (http/redact.ts REDACTED, a layer above this one) shows a hidden value. */
+const HIDDEN = '[REDACTED]';
+
 /** Single-quoted for POSIX sh: every byte literal, a `'` closed, escaped and reopened. */
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -75,11 +78,14 @@ export function curlCommand(exchange: Exchange): string {
   const { request } = exchange;
   const c = request.credential;
   const notes: string[] = [];
+  // Said first: a reader must know before running it that this is not the request as sent.
+  if (request.partial !== undefined) notes.push(`# partial replay, not the request as sent: ${request.partial}`);
   const args = ['curl', '--silent', '--show-error', '--include', '--path-as-is', '--globoff'];
   // curl's HEAD by --request waits for a body that never comes; --head sends the same request.
   args.push(request.method === 'HEAD' ? '--head' : `--request ${shQuote(request.method)}`);
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() === 'authorization') continue;
+    if (value.includes(HIDDEN)) notes.push(`# ${name} held a secret, shown as ${HIDDEN}: put the value you configured (--header / WIDGET_HEADERS) in its place`);
     // `Name;` is curl's way to send a header with an empty value (`Name:` removes it).
     args.push(`--header ${shQuote(value === '' ? `${name};` : `${name}: ${value}`)}`);
   }

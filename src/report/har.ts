@@ -4,6 +4,7 @@
  * exchanges, which are redacted already; the writer redacts the file once more.
  */
 import type { Exchange } from '../http/exchange.ts';
+import { safeJson } from './json.ts';
 import type { RunReport } from './model.ts';
 
 type NameValue = { name: string; value: string };
@@ -78,5 +79,5 @@ export function renderHar(report: RunReport): string {
     entries,
     comment: `Every exchange of every failed rule; credentials redacted. Target: ${report.target}`,
   };
-  return `${JSON.stringify({ log }, null, 2)}\n`;
+  return `${safeJson({ log })}\n`;
 }

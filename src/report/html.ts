@@ -12,10 +12,14 @@ import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, t
 import { bySection } from './sections.ts';
 import { gatePassedNote } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
+import { CONSOLE_UNSAFE, visibleEscape } from './console.ts';
 
-/** Escapes text for HTML element content and attribute values. */
+/**
+ * Escapes text for HTML element content and attribute values. Controls and bidirectional
+ * characters are shown as visible escapes (`\x1b`, `\u202e`): a browser would reorder or hide them.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return text.replace(CONSOLE_UNSAFE, visibleEscape).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
 const VERDICT: Record<RunReport['verdict'], { label: string; css: string }> = {

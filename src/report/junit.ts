@@ -18,9 +18,16 @@ import type { FailureReport, RuleReport, RunReport, TestReport } from './model.t
 /** Characters XML 1.0 cannot carry at all (controls but tab, newline and return; lone surrogates; U+FFFE/F). */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Shows a character XML cannot carry as its `\uXXXX` escape, so the text stays readable and the file parses. */
+/**
+ * Characters XML 1.0 allows but no reader should receive raw: DEL, C1 controls, bidirectional
+ * marks, overrides and isolates, line and paragraph separators.
+ */
+const UNSHOWN = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Shows a character XML cannot carry, or no reader should receive raw, as its `\uXXXX` escape, so the text stays readable and the file parses. */
 function xmlSafe(text: string): string {
-  return text.replace(NOT_XML, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return text.replace(NOT_XML, escape).replace(UNSHOWN, escape);
 }
 
 /** Escapes element content. A return is escaped because a parser would turn a raw one into a newline. */

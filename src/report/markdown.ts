@@ -6,6 +6,7 @@
 import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
 import { gatePassedNote } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
+import { codeBlock, codeSpan, mdText, visibleChars } from './markdown-text.ts';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', inconclusive: '❔' };
 
@@ -16,29 +17,20 @@ const VERDICT: Record<RunReport['verdict'], string> = {
   interrupted: '⏹️ Interrupted',
 };
 
-/** Markdown-safe inline text: no table breaks, no HTML, no runaway length. */
-function inline(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
-  return cut.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
-}
+/** The suite's own words (a title, a section), escaped. */
+const inline = mdText;
+/** Text the server or the user chose, inert in a code span; in a table cell when `cell`. */
+const server = (text: string, max = 300, cell = false): string => codeSpan(text, max, cell);
 
 function firstFailure(rule: RuleReport): string {
-  if (rule.inconclusive) return `inconclusive: ${inline(rule.inconclusive.note, 300)}`;
+  if (rule.inconclusive) return `inconclusive: ${server(rule.inconclusive.note, 300, true)}`;
   for (const t of rule.tests) {
     const f = t.failures?.[0];
-    if (f?.expected !== undefined) return `${inline(t.title, 120)}: expected ${inline(f.expected, 200)}; received ${inline(f.received ?? '', 200)}`;
+    if (f?.expected !== undefined) return `${inline(t.title, 120)}: expected ${server(f.expected, 200, true)}; received ${server(f.received ?? '', 200, true)}`;
     const e = t.errors?.[0] ?? t.warnings?.[0];
-    if (t.outcome !== 'pass' && t.outcome !== 'skip' && e) return `${inline(t.title, 120)}: ${inline(e.split('\n')[0] ?? '', 300)}`;
+    if (t.outcome !== 'pass' && t.outcome !== 'skip' && e) return `${inline(t.title, 120)}: ${server(e.split('\n')[0] ?? '', 300, true)}`;
   }
   return '';
-}
-
-/** A fenced code block that no backtick run in the text can close (CommonMark: a longer fence). */
-function codeBlock(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}sh\n${text}\n${fence}`;
 }
 
 /** Each failing test's replay commands, folded: a summary must stay short. */
@@ -49,8 +41,8 @@ function replays(report: RunReport): string[] {
       const commands = (t.failures ?? []).flatMap((f) => f.curl ?? []);
       if (commands.length === 0) continue;
       // Inside an HTML block Markdown escapes do not apply: HTML entities do.
-      const title = t.title.replace(/\s+/g, ' ').slice(0, 160).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-      out.push('', `<details><summary>${title} (${commands.length} request${commands.length === 1 ? '' : 's'})</summary>`, '', codeBlock(commands.join('\n\n')), '', '</details>');
+      const title = visibleChars(t.title).replace(/\s+/g, ' ').slice(0, 160).replace(/[&<>"@#]/g, (c) => `&#${c.charCodeAt(0)};`);
+      out.push('', `<details><summary>${title} (${commands.length} request${commands.length === 1 ? '' : 's'})</summary>`, '', codeBlock(commands.join('\n\n'), 'sh'), '', '</details>');
     }
   }
   if (out.length === 0) return [];
@@ -66,14 +58,14 @@ export function renderMarkdown(report: RunReport): string {
   const lines = [
     `## Widget Service conformance: ${VERDICT[report.verdict]}${report.verdict === 'not-conformant' && report.gate.passed ? ` (${gatePassedNote(report.gate.knownFailures)})` : ''}`,
     '',
-    `Target: ${inline(report.target)} · implementation ${inline(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
+    `Target: ${server(report.target)} · implementation ${server(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
     '',
     `${count('MUST')}  `,
     count('SHOULD'),
   ];
   // Failures by root cause: one line per broken rule that explains inconclusive ones.
   const groups = (report.rootCauses ?? []).filter((g) => g.explains.length > 0);
-  if (groups.length > 0) lines.push('', '### Failures by root cause', '', ...groups.map((g) => `- ${inline(groupLine(g), 600)}`));
+  if (groups.length > 0) lines.push('', '### Failures by root cause', '', ...groups.map((g) => `- ${server(groupLine(g), 600)}`));
   const notPassing = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'warn' || r.outcome === 'inconclusive');
   if (notPassing.length > 0) {
     lines.push('', '| | Rule | Level | Section | What happened |', '|---|---|---|---|---|');
@@ -83,16 +75,16 @@ export function renderMarkdown(report: RunReport): string {
       lines.push(`| ${mark} | ${r.id}${r.baselined ? ' (baseline)' : ''}${second} | ${r.level} | ${inline(r.section, 40)} | ${firstFailure(r) || inline(r.statement)} |`);
     }
   }
-  if (report.baseline?.nowPassing.length) lines.push('', `Baseline rules that now pass (remove them from ${inline(report.baseline.file)}): ${report.baseline.nowPassing.join(', ')}`);
+  if (report.baseline?.nowPassing.length) lines.push('', `Baseline rules that now pass (remove them from ${server(report.baseline.file)}): ${report.baseline.nowPassing.join(', ')}`);
   const skipped = report.rules.filter((r) => r.outcome === 'skip');
   if (skipped.length > 0) lines.push('', `Skipped: ${skipped.map((r) => r.id).join(', ')} — ${inline(skipped[0]?.tests.find((t) => t.skipReason)?.skipReason ?? '')}`);
   lines.push(...replays(report));
-  for (const e of report.suiteErrors) lines.push('', `Suite error: ${inline(e)}`);
-  lines.push('', `Cleanup: ${inline(cleanupHeadline(report.cleanup), 1000)}`);
+  for (const e of report.suiteErrors) lines.push('', `Suite error: ${server(e)}`);
+  lines.push('', `Cleanup: ${server(cleanupHeadline(report.cleanup), 1000)}`);
   if (report.cleanup.leftovers.length > 0) {
     // Every id, not a sample: the user must be able to find each widget the run left.
     lines.push('', '| Account | Widget id not deleted | Why |', '|---|---|---|');
-    for (const l of report.cleanup.leftovers) lines.push(`| ${inline(l.account, 20)} | \`${l.id.replace(/[`\s|]/g, (c) => encodeURIComponent(c))}\` | ${inline(l.reason, 300)} |`);
+    for (const l of report.cleanup.leftovers) lines.push(`| ${inline(l.account, 20)} | ${server(l.id, 1000, true)} | ${server(l.reason, 300, true)} |`);
     lines.push('', 'Widgets carrying a run marker of this suite: `npm run cleanup -- --base-url …` deletes them (and nothing else).');
   }
   lines.push('', 'Details, with every HTTP exchange: `conformance.html` and `conformance.json` in the report directory.', '');

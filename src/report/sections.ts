@@ -19,6 +19,12 @@ export function compareSections(a: string, b: string): number {
 /** The rules grouped by the first spec section they cite, sections in spec order, rules in the order given. */
 export function bySection<R extends { readonly section: string }>(rules: readonly R[]): Array<[string, R[]]> {
   const groups = new Map<string, R[]>();
-  for (const r of rules) groups.set(sectionOf(r), [...(groups.get(sectionOf(r)) ?? []), r]);
+  // Appended in place: copying a group per rule made a vendor's bundle of 80,000 rules quadratic.
+  for (const r of rules) {
+    const key = sectionOf(r);
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
   return [...groups].sort(([a], [b]) => compareSections(a, b));
 }

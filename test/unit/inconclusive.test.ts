@@ -122,8 +122,8 @@ describe('reports', () => {
   it('Markdown and HTML show the grouping, the notes and the intermittent label', () => {
     const md = renderMarkdown(report);
     expect(md).toContain('### Failures by root cause');
-    expect(md).toContain('- CRUD-3 failed: a test (fail) (received b): also explains DEL-2');
-    expect(md).toMatch(/\| ❔ \| DEL-2 \| MUST \| .* \| inconclusive: depends on CRUD-3, which failed \|/);
+    expect(md).toContain('- `CRUD-3 failed: a test (fail) (received b): also explains DEL-2`');
+    expect(md).toMatch(/\| ❔ \| DEL-2 \| MUST \| .* \| inconclusive: `depends on CRUD-3, which failed` \|/);
     expect(md).toContain('CRUD-4 (intermittent: passed on the second attempt, same seed)');
     const html = renderHtml(report);
     expect(html).toContain('<li data-root-cause="CRUD-3">CRUD-3 failed: a test (fail) (received b): also explains DEL-2</li>');

@@ -4,7 +4,7 @@
  * that are odd but conformant pass. Setup problems are not catalogue rules: titles name the check.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { probe, PROBE_LIST_ATTEMPTS } from '../../src/cli/probe.ts';
+import { baseUrlHint, probe, PROBE_LIST_ATTEMPTS } from '../../src/cli/probe.ts';
 import { WidgetApi } from '../../src/client/api.ts';
 import { Ownership } from '../../src/client/ownership.ts';
 import { RejectedTokenError, SetupProblemError, UnreachableError } from '../../src/errors.ts';
@@ -65,6 +65,13 @@ describe('probe: setup problems', () => {
     let url = '';
     const message = setupProblem(await probeOf(setup.moved(), (s) => ((url = s.url), s.baseUrl)), 2);
     expect(message).toContain(`answered 308, a redirect to ${url}/api/v1/widgets: the suite does not follow redirects; try --base-url ${url}/api/v1`);
+  });
+
+  test('a redirect to another origin names it as another origin and says the tokens would go there', () => {
+    expect(baseUrlHint('https://elsewhere.example/api/v1', 'http://127.0.0.1:8081/v1/widgets')).toBe(
+      'it points to a different origin, https://elsewhere.example (not http://127.0.0.1:8081): only if you trust that origin with your tokens, try --base-url https://elsewhere.example/api/v1 (the tokens would then be sent to https://elsewhere.example)',
+    );
+    expect(baseUrlHint('http://127.0.0.1:8081/api/v1', 'http://127.0.0.1:8081/v1/widgets')).toBe('try --base-url http://127.0.0.1:8081/api/v1');
   });
 
   test('an HTML page names its Content-Type and title (exit 2)', async () => {
