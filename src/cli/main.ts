@@ -31,6 +31,7 @@ import { describeCleanup, finalCleanup } from './final-cleanup.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { checkNpmKeptOptions } from './npm-options.ts';
 import { probe } from './probe.ts';
+import { runProfile } from './profile.ts';
 import { rulesToRecheck, withSecondAttempt } from './recheck.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { sumStats, totalStats } from './stats.ts';
@@ -230,6 +231,7 @@ async function main(): Promise<number> {
         exitCode,
         interrupted: interrupt.signal !== undefined,
         cleanup,
+        profile: runProfile(statsDir, config.listSettleMs),
         ...(baseline && config.baseline ? { baseline: { file: config.baseline, ids: baseline } } : {}),
       },
       outcomes,
