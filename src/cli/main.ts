@@ -253,6 +253,7 @@ async function main(): Promise<number> {
         ...(report.baseline ? { baseline: report.baseline } : {}),
         exitCode,
         cleanup: describeCleanup(cleanup),
+        listSettleMs: config.listSettleMs,
       })}\n`,
     );
     // A report that could not be written is said, but never costs the verdict.
