@@ -41,11 +41,14 @@ export function createSituation(raw: string, contentType: string | null): { situ
   return { situation: 'valid', sent };
 }
 
-/** A retrieve or delete with the account's own token: of its widget, one it deleted, an unknown id, or another account's. */
+/** The start of the ids the suite makes up in no format any server issues (harness/ids.ts foreignId). */
+export const FOREIGN_ID_PREFIX = 'wcs-unknown-';
+
+/** A retrieve or delete with the account's own token: of its widget, one it deleted, an unknown id (shaped like the server's, or foreign), or another account's. */
 export function idSituation(ownership: Ownership, account: string, id: string): string {
   const claim = ownership.get(account, id);
   if (claim?.deleted) return 'after-delete';
   if (claim) return 'existing';
   if (ownership.claimants(id).length > 0) return 'other-account';
-  return 'unknown-id';
+  return id.startsWith(FOREIGN_ID_PREFIX) ? 'foreign-id' : 'unknown-id';
 }

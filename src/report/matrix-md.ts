@@ -5,6 +5,7 @@
  * Text from the inputs is escaped so that it cannot break the table or add markup.
  */
 import { ABSENT, CHANGE_WORDS, outcomeLabel, type Matrix, type MatrixCell, type MatrixColumn } from './matrix.ts';
+import { profileMatrixMarkdown } from './matrix-profile-render.ts';
 
 const ICON: Readonly<Record<string, string>> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', inconclusive: '❔', [ABSENT]: '∅' };
 const CHANGE_MARK = { regression: '🔻', fixed: '🔺', changed: '↔️' } as const;
@@ -61,5 +62,6 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
       lines.push(`| ${mdInline(label, 80)} | ${r.cells.map((c) => cell(c, columns)).join(' | ')} |`);
     }
   }
+  lines.push(...profileMatrixMarkdown(matrix));
   return `${lines.join('\n')}\n`;
 }

@@ -160,7 +160,7 @@ function cursorShape(cursor: string): string {
 function listFacts(o: Observation): Fact[] {
   const page = o.json;
   if (is4xx(o.status) && o.situation === 'limit-0') return [['list.limit-0', `refused (${o.status})`]];
-  if (is4xx(o.status) && o.situation === 'ok' && !o.paged && o.limit !== undefined && o.limit !== '1') return [['list.above-max', `refused (${o.status})`]];
+  if (statusSituation(o) === 'limit-refused') return [['list.above-max', `refused (${o.status})`]];
   if (!is2xx(o.status) || !isObject(page) || !Array.isArray(page.data)) return [];
   const facts: Fact[] = [...extraFields('page', page, PAGE_FIELDS), ...page.data.slice(0, 1).flatMap(widgetFacts)];
   const size = page.data.length;
@@ -175,8 +175,9 @@ function listFacts(o: Observation): Fact[] {
   if (o.limit === undefined && o.situation === 'ok' && !o.paged) facts.push(['list.default-page-size', more ? `exactly ${size}` : `at least ${size}`]);
   if (limit !== undefined && Number.isSafeInteger(limit) && limit > 0) {
     if (size === limit) facts.push(['list.largest-limit-honoured', String(limit)]);
-    else if (size < limit && more && !o.paged) facts.push(['list.above-max', `clamped to ${size} (limit=${o.limit} answered ${o.status})`]);
   }
+  // Only a limit far above any sensible maximum tells clamping apart from a short page.
+  if (limit !== undefined && limit >= 1000 && more && !o.paged) facts.push(['list.above-max', `served a page of ${size} with has_more true (clamped)`]);
   if (limit !== undefined && limit >= 1000 && !more && !o.paged) facts.push(['list.above-max', `accepted (${o.status}), the whole list on one page`]);
   if (o.limit === '0') facts.push(['list.limit-0', size === 0 ? `an empty page (${o.status})` : `a page of ${size} (${o.status}): treated as no limit or a minimum`]);
   return facts;
@@ -227,10 +228,15 @@ function headerFacts(o: Observation): Fact[] {
   return facts;
 }
 
+/** A first page with a positive limit the server refused: its maximum, not an ordinary list. */
+function statusSituation(o: Observation): string {
+  return o.op === 'list' && o.situation === 'ok' && !o.paged && o.limit !== undefined && is4xx(o.status) ? 'limit-refused' : o.situation;
+}
+
 /** Every fact one answer shows. */
 export function factsOf(o: Observation): Fact[] {
   if (o.status === 0) return [];
-  const facts: Fact[] = [[`status.${o.op}.${o.situation}`, String(o.status)], ...headerFacts(o), ...errorFacts(o)];
+  const facts: Fact[] = [[`status.${o.op}.${statusSituation(o)}`, String(o.status)], ...headerFacts(o), ...errorFacts(o)];
   if (o.op === 'list') facts.push(...listFacts(o));
   if (o.op === 'create') facts.push(...createFacts(o));
   if ((o.op === 'create' || o.op === 'retrieve') && is2xx(o.status)) facts.push(...widgetFacts(o.json));

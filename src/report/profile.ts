@@ -45,10 +45,10 @@ export interface ProfileReport {
 type Summary = (values: ReadonlyArray<readonly [string, number]>) => string;
 
 const OPS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
-  ['list', 'list', ['ok', 'limit-0', 'invalid-limit', 'unknown-cursor', 'no-credential', 'bad-credential', 'token-in-query']],
+  ['list', 'list', ['ok', 'limit-refused', 'limit-0', 'invalid-limit', 'unknown-cursor', 'no-credential', 'bad-credential', 'token-in-query']],
   ['create', 'create', ['valid', 'malformed', 'byte-order-mark', 'empty-name', 'unknown-field', 'no-content-type', 'other-content-type', 'no-credential', 'bad-credential', 'token-in-query']],
-  ['retrieve', 'retrieve', ['existing', 'unknown-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
-  ['delete', 'delete', ['existing', 'unknown-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
+  ['retrieve', 'retrieve', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
+  ['delete', 'delete', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
 ];
 
 const SITUATION_LABELS: Record<string, string> = {
@@ -57,7 +57,9 @@ const SITUATION_LABELS: Record<string, string> = {
   existing: 'own widget',
   'limit-0': 'limit=0',
   'invalid-limit': 'invalid limit',
-  'unknown-cursor': 'cursor never issued',
+  'unknown-cursor': 'a cursor not issued to the account',
+  'limit-refused': 'a positive limit refused (above the maximum)',
+  'foreign-id': 'an id in a format the server never issues',
   'no-credential': 'no credential',
   'bad-credential': 'bad credential',
   'token-in-query': 'token in the query only',
@@ -67,7 +69,7 @@ const SITUATION_LABELS: Record<string, string> = {
   'unknown-field': 'unknown field',
   'no-content-type': 'no Content-Type',
   'other-content-type': 'non-JSON Content-Type',
-  'unknown-id': 'unknown id',
+  'unknown-id': "an unknown id shaped like the server's",
   'after-delete': 'after delete',
   'other-account': "another account's widget",
 };
@@ -95,8 +97,10 @@ const largest: Summary = (values) => {
 };
 
 const defaultPageSize: Summary = (values) => {
-  const exact = values.filter(([v]) => v.startsWith('exactly ')).map(([v]) => v.slice('exactly '.length));
-  if (exact.length) return [...new Set(exact)].join(' or ');
+  const exact = [...new Set(values.filter(([v]) => v.startsWith('exactly ')).map(([v]) => Number(v.slice('exactly '.length))))].sort((a, b) => a - b);
+  if (exact.length === 1) return String(exact[0]);
+  // Pages may be shorter than the limit: the default is at least the largest page seen.
+  if (exact.length > 1) return `at least ${exact.at(-1)} (pages of ${exact.join(', ')} with has_more true)`;
   const least = values.map(([v]) => Number(v.replace('at least ', ''))).filter(Number.isFinite);
   return `at least ${Math.max(...least)} (no page without limit had more)`;
 };
