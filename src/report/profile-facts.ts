@@ -129,9 +129,9 @@ export function pageOrder(items: readonly unknown[]): string | undefined {
   const byTime = times.some(Number.isNaN) ? undefined : direction(times);
   if (byTime === 'ascending') return 'oldest first';
   if (byTime === 'descending') return 'newest first';
-  // Widgets created in one tick say nothing of the order: neither does their ids' order.
-  if (byTime === undefined && !times.some(Number.isNaN)) return undefined;
-  // Equal timestamps (created in one tick) or none: the ids may still say.
+  // Two widgets created in one tick say nothing of the order (random ids are in some order by
+  // chance, a third of three); four or more in id order, or no timestamps to go by, let the ids say.
+  if (byTime === undefined && !times.some(Number.isNaN) && widgets.length < 4) return undefined;
   const ids = widgets.map((w) => (typeof w.id === 'string' || typeof w.id === 'number' ? w.id : ''));
   const byId = direction(ids);
   if (byId === 'ascending') return 'by id, ascending';
