@@ -254,6 +254,7 @@ async function main(): Promise<number> {
         exitCode,
         cleanup: describeCleanup(cleanup),
         listSettleMs: config.listSettleMs,
+        ...(report.profile ? { profile: report.profile } : {}),
       })}\n`,
     );
     // A report that could not be written is said, but never costs the verdict.

@@ -22,7 +22,7 @@ function verdictLine(exitCode: number, knownFailures: number): string {
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline']; listSettleMs?: number },
+  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline']; listSettleMs?: number; profile?: RunReport['profile'] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
@@ -58,6 +58,8 @@ export function renderSummary(
   for (const e of outcomes.suiteErrors) out.push(`Suite error: ${e.split('\n')[0]}`);
   out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
   out.push(`Cleanup: ${extra.cleanup}`);
+  // Data, not a verdict: where to find what the server chose where the spec is silent (docs/profile.md).
+  if (extra.profile) out.push(`Profile: ${extra.profile.entries.filter((e) => e.observed).length} of ${extra.profile.entries.length} open choices observed (the profile in conformance.json, .md and .html; docs/profile.md)`);
   // Which .env supplied settings: a run against the wrong target is explained at a glance.
   out.push(`Settings file: ${extra.settingsFile}`);
   out.push(`Reports: ${extra.reports.join(', ')}`);
