@@ -14,6 +14,11 @@ import { profileRows, NO_PROFILE } from '../../src/report/matrix-profile.ts';
 import { buildProfile, NOT_OBSERVED, PROFILE_ENTRIES } from '../../src/report/profile.ts';
 import { alphabetOf, factsOf, idFormat, MAX_VALUES, OTHER_VALUES, pageOrder, ProfileTally, timestampStyle, type Observation } from '../../src/report/profile-facts.ts';
 import { validateSchema } from '../../src/schema.ts';
+import { renderHar } from '../../src/report/har.ts';
+import { renderHtml } from '../../src/report/html.ts';
+import { renderJunit } from '../../src/report/junit.ts';
+import { renderMarkdown } from '../../src/report/markdown.ts';
+import { outcomesOf, reportOf, testOf } from './support/report.ts';
 
 const exchange = (body = ''): Exchange => ({ request: { method: 'GET', url: 'http://x/v1/widgets', headers: {} }, response: { status: 200, headers: {}, body }, durationMs: 1 });
 const obs = (o: Partial<Observation> & Pick<Observation, 'op' | 'situation' | 'status'>): Observation => ({ headers: {}, json: undefined, exchange: exchange(o.json === undefined ? '' : JSON.stringify(o.json)), ...o });
@@ -197,5 +202,42 @@ describe('the profile rows of compare', () => {
 
   it('has no rows when no report has a profile', () => {
     expect(profileRows([report(undefined)])).toEqual([]);
+  });
+});
+
+describe('the profile in the reports', () => {
+  const HOSTILE = '<script>alert(1)</script> | `x` **y**';
+  const report = (listSettleMs = 0): RunReport => {
+    const tally = new ProfileTally();
+    tally.add('error.code.unknown-id', HOSTILE, exchange(HOSTILE));
+    tally.add('status.create.valid', '201', exchange());
+    return reportOf(outcomesOf([testOf('CRUD-1', 'pass')]), { profile: buildProfile(tally.data, listSettleMs) });
+  };
+
+  it('validates against the report schema, and exchanges.har carries each evidence exchange under its _id', () => {
+    const r = report();
+    expect(validateSchema('conformance-report', r)).toEqual([]);
+    const har = JSON.parse(renderHar(r)) as { log: { entries: Array<{ _id?: string; comment: string }> } };
+    expect(validateSchema('har', har)).toEqual([]);
+    expect(har.log.entries.map((e) => [e._id, e.comment])).toEqual([['p1', 'profile: status.create.valid'], ['p2', 'profile: error.code.unknown-id']]);
+  });
+
+  it('shows a server-given value as text in conformance.html and conformance.md, never as markup', () => {
+    const html = renderHtml(report());
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('<tr data-profile-key="error.code.unknown-id">');
+    const md = renderMarkdown(report());
+    const row = md.split('\n').find((l) => l.startsWith('| Errors | code: an unknown id'))!;
+    expect(row).toContain('\\<script\\>');
+    expect(row.split(' | ')).toHaveLength(4);
+  });
+
+  it('states the settle window in conformance.md, conformance.html and junit.xml only when one was set', () => {
+    const line = 'lists judged with a settle window of 750 ms';
+    for (const render of [renderMarkdown, renderHtml, renderJunit]) {
+      expect(render(report(750)).toLowerCase()).toContain(line);
+      expect(render(report(0)).toLowerCase()).not.toContain('settle window');
+    }
   });
 });
