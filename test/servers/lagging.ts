@@ -1,8 +1,8 @@
 /**
  * A list that reads a replica trailing the writes (docs/profile.md, "Lists that catch up late"):
  * retrieve, create and delete are immediate, but a created widget shows in lists only `lagMs`
- * after its create, and a deleted one stays listed for `lagMs` after its delete. `Infinity`:
- * the replica never catches up (a created widget is never listed, a deleted one never leaves).
+ * after its create, and a deleted one stays listed for a while after its delete. `Infinity`:
+ * the replica never catches up on creates (a created widget is never listed).
  */
 import { ReferenceService } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput, type WidgetPage } from '../../src/reference/store.ts';
@@ -15,7 +15,7 @@ class LaggingStore extends WidgetStore {
   /** Deleted widgets the replica still holds, per account, until their time. */
   private readonly stillListed = new Map<string, Map<string, { widget: StoredWidget; until: number }>>();
 
-  constructor(private readonly lagMs: number) {
+  constructor(private readonly lagMs: number, private readonly deleteLagMs: number) {
     super();
   }
 
@@ -28,9 +28,10 @@ class LaggingStore extends WidgetStore {
   override delete(account: string, id: string): boolean {
     const widget = this.get(account, id);
     const deleted = super.delete(account, id);
-    if (deleted && widget) {
+    // A widget the replica never showed is not held after its delete.
+    if (deleted && widget && (this.listedFrom.get(id) ?? 0) <= Date.now()) {
       const held = this.stillListed.get(account) ?? new Map();
-      this.stillListed.set(account, held.set(id, { widget, until: Date.now() + this.lagMs }));
+      this.stillListed.set(account, held.set(id, { widget, until: Date.now() + this.deleteLagMs }));
     }
     return deleted;
   }
@@ -46,7 +47,11 @@ class LaggingStore extends WidgetStore {
   }
 }
 
-/** The reference service over a lagging replica for lists. */
-export function lagging(lagMs: number): TestServer {
-  return serve(new ReferenceService({ store: new LaggingStore(lagMs) }));
+/**
+ * The reference service over a replica for lists that shows a create `lagMs` after it and drops
+ * a deleted widget `deleteLagMs` after its delete. A widget never listed is never held after its
+ * delete either, so a replica that never catches up on creates holds no pile of deleted widgets.
+ */
+export function lagging(lagMs: number, deleteLagMs = lagMs): TestServer {
+  return serve(new ReferenceService({ store: new LaggingStore(lagMs, deleteLagMs) }));
 }
