@@ -28,8 +28,7 @@ class LaggingStore extends WidgetStore {
   override delete(account: string, id: string): boolean {
     const widget = this.get(account, id);
     const deleted = super.delete(account, id);
-    // A widget the replica never showed is not held after its delete.
-    if (deleted && widget && (this.listedFrom.get(id) ?? 0) <= Date.now()) {
+    if (deleted && widget) {
       const held = this.stillListed.get(account) ?? new Map();
       this.stillListed.set(account, held.set(id, { widget, until: Date.now() + this.deleteLagMs }));
     }
@@ -49,8 +48,8 @@ class LaggingStore extends WidgetStore {
 
 /**
  * The reference service over a replica for lists that shows a create `lagMs` after it and drops
- * a deleted widget `deleteLagMs` after its delete. A widget never listed is never held after its
- * delete either, so a replica that never catches up on creates holds no pile of deleted widgets.
+ * a deleted widget `deleteLagMs` after its delete. With `deleteLagMs` 0 deletes are immediate, so
+ * a replica that never catches up on creates holds no pile of deleted widgets.
  */
 export function lagging(lagMs: number, deleteLagMs = lagMs): TestServer {
   return serve(new ReferenceService({ store: new LaggingStore(lagMs, deleteLagMs) }));
