@@ -40,6 +40,7 @@ export interface SuiteConfig {
   maxRunTimeMs: number;
   maxWidgets: number;
   propertyBudgetMs: number;
+  listSettleMs: number;
   only?: string;
   baseline?: string;
   failOn?: string;
@@ -154,6 +155,9 @@ export const OPTIONS: readonly OptionDef[] = [
     description: 'Most widgets the accounts under test may hold; list walks stop beyond it' },
   { flag: '--property-budget', env: 'WIDGET_PROPERTY_BUDGET_MS', kind: 'int', key: 'propertyBudgetMs', arg: 'ms', min: 1,
     unit: 'milliseconds', default: 60_000, description: 'Longest time one property may run, in milliseconds; it then stops and reports the runs completed' },
+  { flag: '--list-settle-ms', env: 'WIDGET_LIST_SETTLE_MS', kind: 'int', key: 'listSettleMs', arg: 'ms', min: 0, max: 60_000,
+    unit: 'milliseconds', default: 0,
+    description: 'Accept a list that shows a created widget, or stops showing a deleted one, within this many milliseconds (0: lists are judged at once); every report states the window' },
   { flag: '--only', env: 'WIDGET_ONLY', kind: 'string', key: 'only', arg: 'ids', defaultText: 'every rule',
     description: 'Rule ids or families to run, comma-separated (e.g. AUTH,PAGE-3)' },
   { flag: '--baseline', env: 'WIDGET_BASELINE', kind: 'string', key: 'baseline', arg: 'file', defaultText: 'none',

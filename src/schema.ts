@@ -13,7 +13,7 @@ import { PROJECT_ROOT } from './paths.ts';
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
-export type SchemaName = 'widget' | 'page' | 'error' | 'create-request' | 'conformance-report' | 'har';
+export type SchemaName = 'widget' | 'page' | 'error' | 'create-request' | 'conformance-report' | 'profile' | 'har';
 
 const SCHEMA_DIR = join(PROJECT_ROOT, 'schemas');
 
@@ -52,7 +52,7 @@ export function parseRfc3339(value: string): number {
   return Date.parse(value.toUpperCase().replace(/:60(?=[.Z+-])/, ':59'));
 }
 
-export const SCHEMA_NAMES: readonly SchemaName[] = ['widget', 'page', 'error', 'create-request', 'conformance-report', 'har'];
+export const SCHEMA_NAMES: readonly SchemaName[] = ['widget', 'page', 'error', 'create-request', 'conformance-report', 'profile', 'har'];
 
 function newAjv(): InstanceType<typeof Ajv2020> {
   // No check of each schema against the 2020-12 meta-schema at every start (compiling the

@@ -205,7 +205,7 @@ rule('DEL-1', 'a deleted widget no longer appears in a list walk', async (t) => 
   if (!(del.status >= 200 && del.status < 300)) requireDistinctId(t, t.api, widget.id);
   expect2xx(t, del, `a delete of the account's own widget ${preview(widget.id)}`);
   // Recognised by content: another widget given the same id (CRUD-3's fault) is not the deleted one.
-  await expectNotListed(t, t.api, performance.now(), (w) => w.id === widget.id && w.name === widget.name, `no widget ${preview(widget.name)} (id ${preview(widget.id)}) in the list after its delete answered ${del.status}`, [del.exchange]);
+  await expectNotListed(t, t.api, performance.now(), (w) => w.id === widget.id && w.name === widget.name, `no widget ${preview(widget.name)} (id ${preview(widget.id)}) in the list after its delete answered ${del.status}`, [del.exchange], { settle: 'delete' });
 });
 
 // Run alone (sequential): another test's create between this delete and the creates after it

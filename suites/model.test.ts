@@ -18,6 +18,8 @@ import { checkProperty } from '../src/harness/property.ts';
 import { expectRefusal } from '../src/harness/refusal.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
+import { settleOrDescribe } from '../src/harness/settle.ts';
+import type { WalkResult } from '../src/client/walk.ts';
 import { asText, preview } from '../src/schema.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 
@@ -40,6 +42,8 @@ interface Model {
   readonly deletedAnywhere: Record<Who, Set<string>>;
   /** The descriptions this sequence gave its widgets (each unique), per account: how a widget is recognised in another account's list. */
   readonly described: Record<Who, Set<string>>;
+  /** When each account's last create or delete of this sequence was answered (performance.now()): how late a list is, is measured from it. */
+  readonly wroteAt: Record<Who, number>;
 }
 
 interface Real {
@@ -82,6 +86,7 @@ class Create implements fc.AsyncCommand<Model, Real> {
       exchanges: [res.exchange],
     }));
     issued.add(id);
+    m.wroteAt[this.who] = performance.now();
     m.described[this.who].add(description);
     m.live[this.who].set(id, widget);
   }
@@ -116,6 +121,7 @@ class Delete implements fc.AsyncCommand<Model, Real> {
     const res = await removeOrExplain(r, this.who, id);
     r.t.check(res.status >= 200 && res.status < 300, () => ({ expected: `a 2xx for the owner's delete of its live widget ${preview(id)}`, received: `${res.status}`, exchanges: [res.exchange] }));
     m.live[this.who].delete(id);
+    m.wroteAt[this.who] = performance.now();
     m.deleted[this.who].push(id);
     m.deletedAnywhere[this.who].add(id);
   }
@@ -136,19 +142,31 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
   constructor(readonly who: Who) {}
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
-    const walk = await r.t.listAfter(r.apis[this.who], performance.now());
+    let walk = await r.t.listAfter(r.apis[this.who], performance.now());
     requireComplete(walk, `compare the ${this.who} account's list with the model`);
     const own = m.live[this.who];
+    // A list that catches up late (a live widget missing, a deleted one of this sequence still
+    // listed): looked at again (settle.ts); within --list-settle-ms it is accepted.
+    const missingIn = (w: WalkResult): string[] => [...own.keys()].filter((id) => !w.widgets.has(id));
+    const staleIn = (w: WalkResult): string[] => [...w.widgets.keys()].filter((id) => m.issued[this.who].has(id) && !own.has(id));
+    let late = '';
+    if (missingIn(walk).length > 0 || staleIn(walk).length > 0) {
+      const write = missingIn(walk).length > 0 ? 'create' : 'delete';
+      const settled = await settleOrDescribe(r.t, r.apis[this.who], write, m.wroteAt[this.who], (w) => missingIn(w).length === 0 && staleIn(w).length === 0);
+      if (settled.accepted) walk = settled.walk;
+      else late = `; ${settled.note}`;
+    }
+    const shown = walk;
     // Unexpected: a widget of this account's sequence that was deleted, or one the other account
     // created, recognised by its description (an id alone may be the other account's own too).
-    const unexpected = [...walk.widgets.values()]
+    const unexpected = [...shown.widgets.values()]
       .filter((w) => (m.issued[this.who].has(asText(w.id)) && !own.has(asText(w.id))) || (typeof w.description === 'string' && m.described[other(this.who)].has(w.description)))
       .map((w) => asText(w.id));
-    const missing = [...own.keys()].filter((id) => !walk.widgets.has(id));
-    const altered = [...own.values()].filter((w) => walk.widgets.has(asText(w.id)) && walk.widgets.get(asText(w.id))!.name !== w.name);
+    const missing = missingIn(shown);
+    const altered = [...own.values()].filter((w) => shown.widgets.has(asText(w.id)) && shown.widgets.get(asText(w.id))!.name !== w.name);
     // A live widget missing, or listed as another widget of this run, is an id given twice (CRUD-3), when it was.
     for (const id of missing) requireDistinctId(r.t, r.apis[this.who], id);
-    for (const w of altered) requireSameWidget(r.t, r.apis[this.who], w, walk.widgets.get(asText(w.id)));
+    for (const w of altered) requireSameWidget(r.t, r.apis[this.who], w, shown.widgets.get(asText(w.id)));
     for (const id of unexpected) requireDistinctId(r.t, r.apis[this.who], id);
     r.t.check(unexpected.length === 0 && missing.length === 0 && altered.length === 0, () => ({
       expected: `the ${this.who} account's list to show exactly its ${own.size} live widget(s) of this sequence`,
@@ -156,10 +174,10 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
         unexpected.length ? `listed but deleted or another account's: ${preview(unexpected)}` : '',
         missing.length ? `live but missing: ${preview(missing)}` : '',
         altered.length ? `listed with another name: ${preview(altered.map((w) => w.id))}` : '',
-      ].filter(Boolean).join('; '),
-      exchanges: walk.pages.slice(0, 2).map((p) => p.response.exchange),
+      ].filter(Boolean).join('; ') + late,
+      exchanges: shown.pages.slice(0, 2).map((p) => p.response.exchange),
     }));
-    r.t.check(walk.duplicates.size === 0, () => ({ expected: 'each widget once in the list', received: `${preview([...walk.duplicates.keys()])} more than once`, exchanges: [] }));
+    r.t.check(shown.duplicates.size === 0, () => ({ expected: 'each widget once in the list', received: `${preview([...shown.duplicates.keys()])} more than once`, exchanges: [] }));
   }
   toString = (): string => `list(${this.who})`;
 }
@@ -255,7 +273,7 @@ rule('PROP-3', 'random sequences of create, retrieve, list and delete agree with
   const commands = fc.commands(commandsFor(accounts, accounts.length === 2), { maxCommands: MAX_COMMANDS });
   const deletedAnywhere: Record<Who, Set<string>> = { primary: new Set(), second: new Set() };
   await checkProperty(t, 'sequences', [commands], async (cmds) => {
-    const model: Model = { live: { primary: new Map(), second: new Map() }, deleted: { primary: [], second: [] }, issued: { primary: new Set(), second: new Set() }, deletedAnywhere, described: { primary: new Set(), second: new Set() } };
+    const model: Model = { live: { primary: new Map(), second: new Map() }, deleted: { primary: [], second: [] }, issued: { primary: new Set(), second: new Set() }, deletedAnywhere, described: { primary: new Set(), second: new Set() }, wroteAt: { primary: 0, second: 0 } };
     try {
       const real = { t, apis };
       await fc.asyncModelRun(() => ({ model, real }), cmds);

@@ -18,6 +18,7 @@ import { createdWidget, expect2xx, expectErrorObject, expectSchema, jsonBody } f
 import { requireDistinctIds } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { rulesExplaining } from '../src/harness/snapshots.ts';
+import { describeLateness, diagnose, lookAgain, recordLag, settleWindowMs } from '../src/harness/settle.ts';
 import { InconclusiveError } from '../src/errors.ts';
 import { pageEnvelope, preview } from '../src/schema.ts';
 import { describeEnd, walkAll, walkBudget, walkPages, type WalkResult } from '../src/client/walk.ts';
@@ -41,6 +42,8 @@ interface Fixture {
   readonly atLeast: number;
   /** Page budget for every walk of this file. */
   readonly maxPages: number;
+  /** When the set's creates were answered (performance.now()): how late the list is, is measured from it. */
+  readonly createdAt: number;
 }
 
 let fixture: Promise<Fixture> | undefined;
@@ -59,14 +62,40 @@ function theSet(t: RuleContext): Promise<Fixture> {
     const older = await wave(VOLATILE_EACH_SIDE);
     const ids = new Set(await wave(SET_SIZE));
     const newer = await wave(VOLATILE_EACH_SIDE);
-    const whole = await t.listAfter(t.api, performance.now());
+    const createdAt = performance.now();
+    let whole = await t.listAfter(t.api, createdAt);
+    // A list that catches up late (settle.ts): with --list-settle-ms the walks wait for it, within the window.
+    const unlisted = (w: WalkResult): boolean => [...ids].some((id) => !w.widgets.has(id));
+    if (whole.end.kind === 'complete') {
+      if (!unlisted(whole)) recordLag('create', 'immediate', whole);
+      else if (settleWindowMs(t) > 0) {
+        const late = await lookAgain(t, t.api, 'create', createdAt, (w) => !unlisted(w), createdAt + settleWindowMs(t));
+        if (late.caughtUp && late.last) {
+          recordLag('create', late);
+          whole = late.last;
+          await t.annotate(describeLateness(t, late), 'note');
+        }
+      }
+    }
     const counted = whole.end.kind === 'complete' ? whole.widgets.size : 0;
     const atLeast = Math.max(ids.size + 2 * VOLATILE_EACH_SIDE, counted);
     // A walk may take one page per widget; without a trustworthy count, fall back to --max-widgets.
     const maxPages = walkBudget(counted > 0 ? counted + SET_SIZE : t.settings.maxWidgets);
-    return { ids, volatile: [...older, ...newer], atLeast, maxPages };
+    return { ids, volatile: [...older, ...newer], atLeast, maxPages, createdAt };
   })();
   return fixture;
+}
+
+let lateNote: Promise<string> | undefined;
+
+/** Whether the set missing from the walks appeared later, and when: one diagnosis for every walk's PAGE-3. */
+function lateness(t: RuleContext, set: Fixture): Promise<string> {
+  lateNote ??= (async () => {
+    const late = await diagnose(t, t.api, 'create', set.createdAt, (w) => [...set.ids].every((id) => w.widgets.has(id)));
+    recordLag('create', late);
+    return describeLateness(t, late);
+  })();
+  return lateNote;
 }
 
 let accountWalks: Promise<AccountWalks> | undefined;
@@ -156,9 +185,11 @@ for (const limit of LIMITS) {
     const blamed = rulesExplaining(walk);
     if (walk.end.kind !== 'complete') throw new InconclusiveError(`the walk at limit ${limit} ${describeEnd(walk)}; ${blamed.join(', ')} reports why`, blamed);
     const missing = [...set.ids].filter((id) => !walk.widgets.has(id));
+    // How late the list is, looked at once for all the walks (settle.ts); the verdict stays.
+    const late = missing.length === 0 ? '' : `; ${await lateness(t, set)}`;
     t.check(missing.length === 0, () => ({
       expected: `all ${set.ids.size} widgets the suite created, in a walk at limit ${limit} that ended after ${walk.pages.length} pages`,
-      received: `${missing.length} missing: ${preview(missing)}`,
+      received: `${missing.length} missing: ${preview(missing)}${late}`,
       note: `pages: ${walk.pages.map((p) => `${p.number}:[${p.ids.join(', ')}]`).join(' ').slice(0, 2000)}`,
       exchanges: [walk.last.response.exchange],
     }));
@@ -182,9 +213,11 @@ for (const limit of LIMITS) {
     if (!Array.isArray(body?.data)) return t.skip('the first page is not a page (PAGE-1 reports it)');
     // Judged on what the page shows, not on the limit: a page may be shorter than the limit.
     if (set.atLeast <= body.data.length) return t.skip(`the first page at limit ${limit} shows ${body.data.length} widgets, as many as the account is known to hold`);
+    // A list that does not show the set yet says has_more false truthfully for what it shows: say how late it is.
+    const late = body.has_more !== true && walk.end.kind === 'complete' && [...set.ids].some((id) => !walk.widgets.has(id)) ? `; the walk lacks widgets the suite created, which ${await lateness(t, set)}` : '';
     t.check(body.has_more === true, () => ({
       expected: `has_more true on the first page at limit ${limit}: the account holds at least ${set.atLeast} widgets and the page shows ${body.data?.length}`,
-      received: `has_more ${preview(body.has_more)}`,
+      received: `has_more ${preview(body.has_more)}${late}`,
       exchanges: [first.response.exchange],
     }));
   });

@@ -20,6 +20,8 @@ import { expectRefusal } from '../src/harness/refusal.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
 import { findInWalk, requireComplete } from '../src/harness/snapshots.ts';
+import { recordLag, settleOrDescribe } from '../src/harness/settle.ts';
+import type { WalkResult } from '../src/client/walk.ts';
 
 /** Widgets created per property run: several values per run cover more ground for the same walks. */
 const PER_RUN = { minLength: 1, maxLength: 4 };
@@ -55,6 +57,7 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
     await checkProperty(t, field, [fc.array(arbitrary, PER_RUN)], async (values) => {
       const sent = values.map((value) => ({ value, ...bodyFor(t, field, value) }));
       const responses = await Promise.all(sent.map(({ body }) => t.api.create(body)));
+      const createdAt = performance.now();
       try {
         const accepted: Array<{ id: string; value: string; created: Record<string, unknown> }> = [];
         for (const [i, res] of responses.entries()) {
@@ -84,14 +87,25 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
             exchanges: [res.exchange],
           }));
         }
-        const walk = await t.listAfter(t.api, performance.now());
+        let walk = await t.listAfter(t.api, performance.now());
+        // A list that catches up late: looked at again (settle.ts); within --list-settle-ms it is accepted.
+        const unlisted = (w: WalkResult): boolean => accepted.some(({ id }) => findInWalk(w, (x) => x.id === id) === undefined);
+        let late = '';
+        if (accepted.length > 0 && walk.end.kind === 'complete') {
+          if (!unlisted(walk)) recordLag('create', 'immediate', walk);
+          else {
+            const settled = await settleOrDescribe(t, t.api, 'create', createdAt, (w) => !unlisted(w));
+            if (settled.accepted) walk = settled.walk;
+            else late = `; ${settled.note}`;
+          }
+        }
         for (const { id, value } of accepted) {
           const listed = findInWalk(walk, (w) => w.id === id);
           // Absent from a walk that stopped early proves nothing: inconclusive, not a failure.
           if (!listed) requireComplete(walk, `find widget ${id} in the list`);
           t.check(listed !== undefined && roundTripped(field, listed.widget[field], value), () => ({
             expected: `widget ${id} in the list with the ${field} exactly as sent: ${describeString(value)}`,
-            received: listed ? `${describeString(listed.widget[field])} on page ${listed.page}` : 'not in the list',
+            received: listed ? `${describeString(listed.widget[field])} on page ${listed.page}` : `not in the list${late}`,
             exchanges: listed ? [walk.pages[listed.page - 1]!.response.exchange] : [],
           }));
         }

@@ -31,6 +31,7 @@ import { describeCleanup, finalCleanup } from './final-cleanup.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { checkNpmKeptOptions } from './npm-options.ts';
 import { probe } from './probe.ts';
+import { runProfile } from './profile.ts';
 import { rulesToRecheck, withSecondAttempt } from './recheck.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { sumStats, totalStats } from './stats.ts';
@@ -248,6 +249,7 @@ async function main(): Promise<number> {
         exitCode,
         interrupted: interrupt.signal !== undefined,
         cleanup,
+        profile: runProfile(statsDir, config.listSettleMs),
         ...(baseline && config.baseline ? { baseline: { file: config.baseline, ids: baseline } } : {}),
       },
       outcomes,
@@ -272,6 +274,8 @@ async function main(): Promise<number> {
         ...(report.baseline ? { baseline: report.baseline } : {}),
         exitCode,
         cleanup: describeCleanup(cleanup),
+        listSettleMs: config.listSettleMs,
+        ...(report.profile ? { profile: report.profile } : {}),
       })}\n`,
     );
     // A report that could not be written is said, but never costs the verdict.

@@ -23,7 +23,7 @@ function verdictLine(exitCode: number, knownFailures: number): string {
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline'] },
+  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline']; listSettleMs?: number; profile?: RunReport['profile'] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
@@ -60,6 +60,8 @@ export function renderSummary(
   out.push(`Requests: ${extra.requests} (${extra.retries} retried, ${extra.waitMs} ms waiting on rate limits) in ${extra.seconds.toFixed(1)} s`);
   out.push(`Pace: ${paceLine(extra)}`);
   out.push(`Cleanup: ${extra.cleanup}`);
+  // Data, not a verdict: where to find what the server chose where the spec is silent (docs/profile.md).
+  if (extra.profile) out.push(`Profile: ${extra.profile.entries.filter((e) => e.observed).length} of ${extra.profile.entries.length} open choices observed (the profile in conformance.json, .md and .html; docs/profile.md)`);
   // Which .env supplied settings: a run against the wrong target is explained at a glance.
   out.push(`Settings file: ${extra.settingsFile}`);
   out.push(`Reports: ${extra.reports.join(', ')}`);
@@ -67,7 +69,8 @@ export function renderSummary(
   if (outcomes.tests.some((t) => t.failures.some((f) => (f.curl ?? []).length > 0))) {
     out.push('Replay: each failure shows curl commands for its requests; they read the tokens from the environment: export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=… first');
   }
-  out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}`);
+  // A verdict reached with a settle window says so on the verdict line itself.
+  out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}${extra.listSettleMs ? `; lists judged with a settle window of ${extra.listSettleMs} ms` : ''}`);
   // Titles and first lines of messages may quote the server: escaped for a terminal and a CI log.
   return consoleSafe(out.join('\n'));
 }

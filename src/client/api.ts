@@ -7,6 +7,8 @@ import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../error
 import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
 import { TokenSource } from './token-source.ts';
+import type { Observation } from '../report/profile-facts.ts';
+import { createSituation, credentialSituation, idSituation, listSituation } from './situation.ts';
 
 /** Overrides the Authorization header of one request; `null` sends none. */
 export interface AuthOverride {
@@ -49,7 +51,12 @@ export interface ApiHooks {
    * whole client here, while the runner's cleanup goes on with the other account.
    */
   readonly onTokenRejected?: (message: string) => void;
+  /** Told of every answer with what the request tested: the interoperability profile (report/profile-facts.ts); never judges. */
+  readonly observe?: (observation: Observation) => void;
 }
+
+/** Cursors remembered as issued, so a cursor the server never gave is told apart (a bound: the memory is the suite's). */
+const MAX_ISSUED_CURSORS = 4096;
 
 /** The id of a response body as the suite addresses it: a string, or an integer written in decimal. */
 export function idOf(body: unknown): string | undefined {
@@ -66,6 +73,8 @@ export class WidgetApi {
   private readonly source: TokenSource;
   /** Set once the target refused this account's token for good: no request is sent with it again. */
   private refusedBecause: string | undefined;
+  /** next_cursor values this account's lists were given. */
+  private readonly issued = new Set<string>();
 
   constructor(
     readonly http: HttpClient,
@@ -106,7 +115,11 @@ export class WidgetApi {
     if (query.limit !== undefined) q.limit = String(query.limit);
     if (query.cursor !== undefined) q.cursor = query.cursor;
     const prefixOverCap = query.keepPrefix === true;
+    const situation = credentialSituation(auth) ?? listSituation(q.limit, q.cursor, this.issued);
     const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token), prefixOverCap }));
+    this.observe('list', situation, res, { ...(q.limit === undefined ? {} : { limit: q.limit }), ...(q.cursor === undefined ? {} : { paged: true }) });
+    const next = (res.json as { next_cursor?: unknown } | undefined)?.next_cursor;
+    if (!auth && typeof next === 'string' && this.issued.size < MAX_ISSUED_CURSORS) this.issued.add(next);
     const data = (res.json as { data?: unknown } | undefined)?.data;
     if (!auth && is2xx(res.status) && Array.isArray(data)) {
       for (const item of data) {
@@ -123,9 +136,11 @@ export class WidgetApi {
     const extra: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
+    const kind = this.hooks.observe ? createSituation(raw, contentType) : { situation: 'valid' };
     const res = await this.authed(opts.auth, 'POST /widgets', (token) =>
       this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) })),
     );
+    this.observe('create', credentialSituation(opts.auth) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
       this.ownership.claim(this.account, id);
@@ -138,7 +153,9 @@ export class WidgetApi {
   /** GET /widgets/{id} (§4.3); with the account's own token, the answer is a sighting of the id. */
   async retrieve(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'GET');
+    const situation = credentialSituation(auth) ?? idSituation(this.ownership, this.account, id);
     const res = await this.authed(auth, `GET ${path}`, (token) => this.http.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }));
+    this.observe('retrieve', situation, res);
     if (!auth) {
       if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined);
       else if (is4xx(res.status)) this.ownership.sawAbsent(this.account, id);
@@ -153,9 +170,11 @@ export class WidgetApi {
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
     await this.proveDeletable(id);
+    const situation = credentialSituation(auth) ?? idSituation(this.ownership, this.account, id);
     const res = await this.authed(auth, `DELETE ${path}`, (token) =>
       this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF })),
     );
+    this.observe('delete', situation, res);
     if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
     return res;
   }
@@ -234,6 +253,16 @@ export class WidgetApi {
     this.refusedBecause ??= message;
     this.hooks.onTokenRejected?.(message);
     throw new TokenRejectedError(message);
+  }
+
+  private observe(op: Observation['op'], situation: string, res: ApiResponse, extra: { limit?: string; paged?: boolean; sent?: unknown } = {}): void {
+    const observe = this.hooks.observe;
+    if (!observe) return;
+    try {
+      observe({ op, situation, status: res.status, headers: res.headers, json: res.json, ...(res.jsonError === undefined ? {} : { jsonError: res.jsonError }), exchange: res.exchange, ...extra });
+    } catch {
+      // Recording must never change what a check sees.
+    }
   }
 
   private writing(send: () => Promise<ApiResponse>): Promise<ApiResponse> {

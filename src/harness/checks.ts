@@ -11,6 +11,7 @@ import { explainedBy } from './failure.ts';
 import type { RuleContext } from './rule.ts';
 import { prerequisite } from './prerequisites.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
+import { recordLag, settleOrDescribe } from './settle.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -133,7 +134,9 @@ export async function createOrFail(t: RuleContext, fields: { name?: string; desc
 /**
  * Fails when the account's list, walked after `since`, shows a widget that `match` picks.
  * When the walk cannot finish and nothing was found, the check is inconclusive (a suite
- * error naming the walk's problem), never a pass on partial evidence.
+ * error naming the walk's problem), never a pass on partial evidence. With `settle: 'delete'`
+ * (`since` is then the delete's answer) a widget still listed is looked for again (settle.ts):
+ * the message says when it left, and --list-settle-ms accepts it leaving within the window.
  */
 export async function expectNotListed(
   t: RuleContext,
@@ -142,13 +145,24 @@ export async function expectNotListed(
   match: (widget: Json) => boolean,
   expected: string,
   related: readonly Exchange[] = [],
+  options: { readonly settle?: 'delete' } = {},
 ): Promise<void> {
-  const walk = await t.listAfter(api, since);
-  const found = findInWalk(walk, match);
+  let walk = await t.listAfter(api, since);
+  let found = findInWalk(walk, match);
+  let late = '';
+  if (options.settle && walk.end.kind === 'complete') {
+    if (found === undefined) recordLag(options.settle, 'immediate', walk);
+    else {
+      const settled = await settleOrDescribe(t, api, options.settle, since, (w) => findInWalk(w, match) === undefined);
+      if (settled.accepted) [walk, found] = [settled.walk, undefined];
+      else late = `; ${settled.note}`;
+    }
+  }
+  const shown = walk;
   t.check(found === undefined, () => ({
     expected,
-    received: `${preview(found?.widget)} on page ${found?.page} of the ${api.account} account's list walk (limit ${walk.limit ?? 'not sent'})`,
-    exchanges: [...related, ...walk.pages.filter((p) => p.number === found?.page).map((p) => p.response.exchange)],
+    received: `${preview(found?.widget)} on page ${found?.page} of the ${api.account} account's list walk (limit ${shown.limit ?? 'not sent'})${late}`,
+    exchanges: [...related, ...shown.pages.filter((p) => p.number === found?.page).map((p) => p.response.exchange)],
   }));
   requireComplete(walk, `confirm that ${expected}`);
 }

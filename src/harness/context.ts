@@ -17,6 +17,7 @@ import { carriesMarker } from './marker.ts';
 import { settings, type SuiteSettings } from './settings.ts';
 import { QuietGate } from './quiet.ts';
 import { Snapshots } from './snapshots.ts';
+import { ProfileTally } from '../report/profile-facts.ts';
 
 export interface RunContext {
   /** Unique per worker: names the worker's stats file. */
@@ -31,6 +32,8 @@ export interface RunContext {
   readonly gate: QuietGate;
   /** Every id a create claimed, with the server's proof that it is the suite's own (see ownership.ts). */
   readonly ownership: Ownership;
+  /** What every answer showed of the choices the spec leaves open (report/profile-facts.ts): recorded, never judged. */
+  readonly profile: ProfileTally;
 }
 
 const KEY = Symbol.for('widget-conformance.run-context');
@@ -70,7 +73,8 @@ export function runContext(): RunContext {
     markTokenRejected(s.statsDir, message);
     http.giveUp(message, TokenRejectedError);
   };
-  const hooks = { beforeCreate, onTokenRejected, write: <T>(send: () => Promise<T>) => gate.write(send) };
+  const profile = new ProfileTally();
+  const hooks = { beforeCreate, onTokenRejected, write: <T>(send: () => Promise<T>) => gate.write(send), observe: (o: Parameters<ProfileTally['observe']>[0]) => profile.observe(o) };
   const ownership = new Ownership((widget) => carriesMarker(widget, s.marker));
   const peers = new Map<string, WidgetApi>();
   // A token a command renews is a secret from before it is first sent: here and in the runner.
@@ -83,7 +87,7 @@ export function runContext(): RunContext {
     });
   const primary = new WidgetApi(http, source(s.token, s.tokenCommand, '--token-command', 'primary'), 'primary', ownership, hooks, peers);
   const second = s.secondToken ? new WidgetApi(http, source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second'), 'second', ownership, hooks, peers) : undefined;
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership };
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile };
   holder[KEY] = ctx;
   return ctx;
 }

@@ -9,6 +9,7 @@ import type { Claim } from '../client/ownership.ts';
 
 const STATS = '.stats.json';
 const HELD = '.held.json';
+const PROFILE = '.profile.json';
 
 /** The stats file of one worker. */
 export function statsFile(dir: string, worker: string): string {
@@ -23,6 +24,16 @@ export function heldFile(dir: string, worker: string): string {
 function readAll<T>(dir: string, suffix: string): T[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith(suffix)).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as T);
+}
+
+/** The profile tally file of one worker (report/profile-facts.ts). */
+export function profileFile(dir: string, worker: string): string {
+  return join(dir, `${worker}${PROFILE}`);
+}
+
+/** Every worker's profile tally. */
+export function readProfiles<T>(dir: string): T[] {
+  return readAll<T>(dir, PROFILE);
 }
 
 /** Every worker's stats. */

@@ -5,13 +5,14 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { WidgetApi } from '../client/api.ts';
+import { FOREIGN_ID_PREFIX } from '../client/situation.ts';
 
 /** How many trailing characters of a real id are replaced to make an unknown one. */
 const MUTATED_TAIL = 8;
 
 /** An id in no format any server issues, recognisably the suite's. */
 export function foreignId(): string {
-  return `wcs-unknown-${randomBytes(8).toString('hex')}`;
+  return `${FOREIGN_ID_PREFIX}${randomBytes(8).toString('hex')}`;
 }
 
 /** Added to an all-digit id, plus up to NUMERIC_SPREAD at random: far past any neighbour in a sequence. */

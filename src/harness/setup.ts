@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach } from 'vitest';
 import { consoleSafe } from '../report/console.ts';
 import { deleteCreated, runContext } from './context.ts';
-import { heldFile, statsFile } from './handoff.ts';
+import { heldFile, profileFile, statsFile } from './handoff.ts';
 import { registerCommandRunner } from './renewal.ts';
 import { runTokenCommand } from '../client/token-command.ts';
 
@@ -32,4 +32,5 @@ afterAll(async () => {
   mkdirSync(ctx.settings.statsDir, { recursive: true });
   writeFileSync(statsFile(ctx.settings.statsDir, ctx.id), JSON.stringify(ctx.http.stats));
   writeFileSync(heldFile(ctx.settings.statsDir, ctx.id), JSON.stringify(ctx.ownership.outstanding()));
+  writeFileSync(profileFile(ctx.settings.statsDir, ctx.id), JSON.stringify(ctx.profile.data));
 });

@@ -6,6 +6,7 @@ import { verdictOf } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
 import { RULES } from '../rules.ts';
 import { headlineOf, rootCauses } from './root-causes.ts';
+import type { ProfileReport } from './profile.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
@@ -23,6 +24,8 @@ export interface RunInfo {
   readonly baseline?: { file: string; ids: ReadonlySet<string> };
   /** --implementation; absent: the base URL's host. */
   readonly implementation?: string;
+  /** The interoperability profile the workers recorded (profile.ts). */
+  readonly profile?: ProfileReport;
 }
 
 /** The base URL's host (with its port): the label of an implementation nobody named. */
@@ -108,5 +111,6 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     rootCauses: causes.groups,
     suiteErrors: outcomes.suiteErrors,
     cleanup: info.cleanup,
+    ...(info.profile ? { profile: info.profile } : {}),
   };
 }

@@ -73,11 +73,13 @@ export function renderHar(report: RunReport): string {
       }
     }
   }
+  // The interoperability profile's evidence, each under the id its entries name (report/profile.ts).
+  for (const { id, entry: key, exchange } of report.profile?.evidence ?? []) entries.push({ ...entry(exchange, report.startedAt, `profile: ${key}`), _id: id });
   const log = {
     version: '1.2',
     creator: { name: report.suite, version: report.suiteVersion },
     entries,
-    comment: `Every exchange of every failed rule; credentials redacted. Target: ${report.target}`,
+    comment: `Every exchange of every failed rule, then the profile's evidence (entries with _id); credentials redacted. Target: ${report.target}`,
   };
   return `${safeJson({ log })}\n`;
 }

@@ -13,6 +13,7 @@ import { bySection } from './sections.ts';
 import { gatePassedNote } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
 import { CONSOLE_UNSAFE, visibleEscape } from './console.ts';
+import { PROFILE_STYLE, profileHtml, settleNoticeHtml } from './profile-html.ts';
 
 /**
  * Escapes text for HTML element content and attribute values. Controls and bidirectional
@@ -229,11 +230,12 @@ export function renderHtml(report: RunReport): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Widget Service conformance: ${escapeHtml(verdict.label)}</title><style>${STYLE}</style></head>
+<title>Widget Service conformance: ${escapeHtml(verdict.label)}</title><style>${STYLE}${PROFILE_STYLE}</style></head>
 <body><header class="${verdict.css}"><h1>${escapeHtml(verdict.label)}</h1>
 <p class="why">${why(report)}</p>
 <p class="meta">Target ${escapeHtml(report.target)}${report.target === report.baseUrl ? '' : ` (${escapeHtml(report.baseUrl)})`} · implementation ${escapeHtml(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict: SHOULD violations fail' : ''} · exit code ${report.exitCode}</p></header>
 <main><p class="counts">${counts(report)}</p>
+${settleNoticeHtml(report)}
 ${report.baseline?.nowPassing.length ? `<p class="notice">Baseline rules that now pass (remove them from ${escapeHtml(report.baseline.file)}): ${report.baseline.nowPassing.map(escapeHtml).join(', ')}</p>` : ''}
 ${report.suiteErrors.length ? `<h2>Suite errors</h2>${report.suiteErrors.map((e) => `<pre class="message">${escapeHtml(e)}</pre>`).join('')}` : ''}
 ${rootCauseList(report)}
@@ -241,6 +243,7 @@ ${problems.length ? `<h2>${problemsHeading(problems)}</h2>${problems.map((r) => 
 <h2>Rules by spec section</h2>${grid(report)}
 ${warnings.length ? `<h2>Warnings (SHOULD)</h2>${warnings.map((r) => ruleDetail(r, false)).join('')}` : ''}
 ${skipped.length ? `<h2>Skipped</h2>${skipped.map((r) => ruleDetail(r, false)).join('')}` : ''}
+${profileHtml(report)}
 <footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${escapeHtml(cleanupHeadline(report.cleanup))}</footer>
 </main></body></html>
 `;

@@ -14,6 +14,7 @@
  * `<rule id>.level` and `<rule id>.section` (with `.warning`, `.runs` and `.baseline` where they apply).
  */
 import type { FailureReport, RuleReport, RunReport, TestReport } from './model.ts';
+import { settleWindowLine } from './profile-md.ts';
 
 /** Characters XML 1.0 cannot carry at all (controls but tab, newline and return; lone surrogates; U+FFFE/F). */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -111,8 +112,8 @@ function testcase(rule: RuleReport, test: TestReport): string {
 }
 
 /** The rule's facts a dashboard reads, as suite properties keyed by rule id. */
-function properties(rules: readonly RuleReport[]): string[] {
-  const props: Array<[string, string]> = [];
+function properties(rules: readonly RuleReport[], run: ReadonlyArray<[string, string]> = []): string[] {
+  const props: Array<[string, string]> = [...run];
   for (const r of rules) {
     props.push([`${r.id}.level`, r.level], [`${r.id}.section`, r.section], [`${r.id}.outcome`, r.outcome]);
     if (r.inconclusive) props.push([`${r.id}.inconclusive`, r.inconclusive.note]);
@@ -149,11 +150,14 @@ export function renderJunit(report: RunReport): string {
   const suites: string[] = [];
   const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 };
   const add = (c: Counts): void => void (Object.keys(total) as Array<keyof Counts>).forEach((k) => (total[k] += c[k]));
+  // A verdict reached with a settle window says so wherever it is read (profile-md.ts).
+  const settle = settleWindowLine(report.profile?.listSettleMs);
+  const run: Array<[string, string]> = settle ? [['list-settle-ms', settle]] : [];
   for (const family of families) {
     const rules = report.rules.filter((r) => familyOf(r.id) === family);
     const c = countsOf(rules.flatMap((r) => r.tests));
     add(c);
-    suites.push(...testsuite(family, report.startedAt, c, [...properties(rules), ...rules.flatMap((r) => r.tests.map((t) => testcase(r, t)))]));
+    suites.push(...testsuite(family, report.startedAt, c, [...properties(rules, run), ...rules.flatMap((r) => r.tests.map((t) => testcase(r, t)))]));
   }
   // Errors outside any rule test (a file that failed to load, an unhandled error): CI must see them.
   if (report.suiteErrors.length > 0) {

@@ -7,6 +7,7 @@ import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
 import { gatePassedNote } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
 import { codeBlock, codeSpan, mdText, visibleChars } from './markdown-text.ts';
+import { profileMarkdown, settleWindowLine } from './profile-md.ts';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', inconclusive: '❔' };
 
@@ -63,6 +64,8 @@ export function renderMarkdown(report: RunReport): string {
     `${count('MUST')}  `,
     count('SHOULD'),
   ];
+  const settle = settleWindowLine(report.profile?.listSettleMs);
+  if (settle) lines.push('', settle);
   // Failures by root cause: one line per broken rule that explains inconclusive ones.
   const groups = (report.rootCauses ?? []).filter((g) => g.explains.length > 0);
   if (groups.length > 0) lines.push('', '### Failures by root cause', '', ...groups.map((g) => `- ${server(groupLine(g), 600)}`));
@@ -80,6 +83,7 @@ export function renderMarkdown(report: RunReport): string {
   if (skipped.length > 0) lines.push('', `Skipped: ${skipped.map((r) => r.id).join(', ')} — ${inline(skipped[0]?.tests.find((t) => t.skipReason)?.skipReason ?? '')}`);
   lines.push(...replays(report));
   for (const e of report.suiteErrors) lines.push('', `Suite error: ${server(e)}`);
+  lines.push(...profileMarkdown(report));
   lines.push('', `Cleanup: ${server(cleanupHeadline(report.cleanup), 1000)}`);
   if (report.cleanup.leftovers.length > 0) {
     // Every id, not a sample: the user must be able to find each widget the run left.

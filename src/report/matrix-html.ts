@@ -6,6 +6,7 @@
  */
 import { escapeHtml } from './html.ts';
 import { ABSENT, CHANGE_WORDS, outcomeLabel, type Matrix, type MatrixCell, type MatrixColumn } from './matrix.ts';
+import { PROFILE_MATRIX_STYLE, profileMatrixHtml } from './matrix-profile-render.ts';
 
 /** Colour and mark of each outcome; an outcome not listed (a newer suite's) gets the generic one. */
 const LOOK: Readonly<Record<string, { colour: string; mark: string }>> = {
@@ -110,7 +111,7 @@ ${sectionRows
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Widget Service conformance: ${columns.length} runs compared</title><style>${STYLE}${outcomeVars()}</style></head>
+<title>Widget Service conformance: ${columns.length} runs compared</title><style>${STYLE}${outcomeVars()}${PROFILE_MATRIX_STYLE}</style></head>
 <body><h1>Widget Service conformance: ${columns.length} run${columns.length === 1 ? '' : 's'} compared</h1>
 ${matrix.notes.map((n) => `<p class="notice">${escapeHtml(n)}</p>`).join('\n')}
 ${gate}
@@ -120,6 +121,7 @@ ${changesList(matrix)}
 <tbody>
 ${rows}
 </tbody></table>
+${profileMatrixHtml(matrix)}
 </body></html>
 `;
 }

@@ -4,16 +4,18 @@
  * outcome in words (never colour alone), linked to the rule's evidence in that run's report.
  * Text from the inputs is escaped so that it cannot break the table or add markup.
  */
+import { mdText } from './markdown-text.ts';
 import { ABSENT, CHANGE_WORDS, outcomeLabel, type Matrix, type MatrixCell, type MatrixColumn } from './matrix.ts';
+import { profileMatrixMarkdown } from './matrix-profile-render.ts';
 
 const ICON: Readonly<Record<string, string>> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', inconclusive: '❔', [ABSENT]: '∅' };
 const CHANGE_MARK = { regression: '🔻', fixed: '🔺', changed: '↔️' } as const;
 
 /** Markdown-safe inline text: no table breaks, no HTML, no runaway length. */
 export function mdInline(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
-  return cut.replace(/[\\`*_[\]<>|#!&()~]/g, (c) => `\\${c}`);
+  // One escaping for every Markdown file the suite writes (markdown-text.ts): controls and bidi
+  // shown as escapes, mentions, links and markup made inert.
+  return mdText(text, max);
 }
 
 /** A link destination that cannot end the link early or open markup: spaces, brackets and quotes percent-encoded. */
@@ -61,5 +63,6 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
       lines.push(`| ${mdInline(label, 80)} | ${r.cells.map((c) => cell(c, columns)).join(' | ')} |`);
     }
   }
+  lines.push(...profileMatrixMarkdown(matrix));
   return `${lines.join('\n')}\n`;
 }

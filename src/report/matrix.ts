@@ -11,6 +11,7 @@ import { RULES } from '../rules.ts';
 import { catalogueHash } from './catalogue-hash.ts';
 import type { RuleReport, RunReport } from './model.ts';
 import { bySection } from './sections.ts';
+import { profileRows, type ProfileRow } from './matrix-profile.ts';
 
 /** A rule the run did not check. */
 export const ABSENT = 'absent';
@@ -98,6 +99,8 @@ export interface Matrix {
   readonly changes: readonly Change[];
   /** Rules the last run of an implementation fails that an earlier run of it passed: --fail-on-regression. */
   readonly regressions: readonly Regression[];
+  /** The runs' interoperability profiles side by side (matrix-profile.ts); empty when no report has one. */
+  readonly profile: readonly ProfileRow[];
 }
 
 /** The name of an implementation label: `acme@1.2` and `acme@1.3` are one implementation. */
@@ -254,6 +257,7 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
     notes: notesOf(inputs, columnLabels),
     changes,
     regressions,
+    profile: profileRows(reports),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Exchange } from '../http/exchange.ts';
 import type { Level, Rule } from '../rules.ts';
+import type { ProfileReport } from './profile.ts';
 
 /**
  * A test's or a rule's outcome; the runner collects them from vitest (cli/outcomes.ts).
@@ -178,6 +179,8 @@ export interface RunReport {
   /** Errors outside any rule test. */
   readonly suiteErrors: readonly string[];
   readonly cleanup: CleanupReport;
+  /** What the implementation chose where the spec is silent: data, never a verdict (report/profile.ts, docs/profile.md). */
+  readonly profile?: ProfileReport;
 }
 
 /** What the run left on the server (see cli/final-cleanup.ts). */

@@ -86,7 +86,7 @@ const OPERATIONS = {
 } as const;
 
 /** The component each schema the suite validates with is published as. */
-const COMPONENTS: Record<Exclude<SchemaName, 'conformance-report' | 'har'>, string> = {
+const COMPONENTS: Record<Exclude<SchemaName, 'conformance-report' | 'profile' | 'har'>, string> = {
   widget: 'Widget',
   page: 'WidgetPage',
   error: 'Error',

@@ -1,0 +1,54 @@
+/**
+ * What condition a request tests, told from the request itself and the run's ledger when it is
+ * sent: the interoperability profile files each answer under it (report/profile-facts.ts).
+ * Classification only: it never changes what is sent or how an answer is judged.
+ */
+import type { Ownership } from './ownership.ts';
+
+/** The credential condition of a request with an overridden Authorization, or undefined for the account's own token. */
+export function credentialSituation(auth: { readonly authorization: string | null; readonly query?: Readonly<Record<string, string>> } | undefined): string | undefined {
+  if (!auth) return undefined;
+  if (auth.query && Object.keys(auth.query).length > 0) return 'token-in-query';
+  return auth.authorization === null ? 'no-credential' : 'bad-credential';
+}
+
+/** A list: the default page, a limit, limit=0, an invalid limit, or a cursor. */
+export function listSituation(limit: string | undefined, cursor: string | undefined, issued: ReadonlySet<string>): string {
+  if (cursor !== undefined) return issued.has(cursor) ? 'ok' : 'unknown-cursor';
+  if (limit === undefined) return 'ok';
+  if (limit === '0') return 'limit-0';
+  return /^[1-9]\d{0,15}$/.test(limit) ? 'ok' : 'invalid-limit';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A create: valid, empty-name, unknown-field, no or another Content-Type, or malformed. */
+export function createSituation(raw: string, contentType: string | null): { situation: string; sent?: unknown } {
+  // RFC 8259 §8.1 lets the receiver ignore a byte-order mark or refuse it: its own condition.
+  if (raw.startsWith('\uFEFF')) return { situation: 'byte-order-mark' };
+  let sent: unknown;
+  try {
+    sent = JSON.parse(raw);
+  } catch {
+    return { situation: 'malformed' };
+  }
+  const wellFormed = isObject(sent) && typeof sent.name === 'string' && (sent.description === undefined || typeof sent.description === 'string');
+  if (!wellFormed || !isObject(sent)) return { situation: 'malformed', sent };
+  if (contentType === null) return { situation: 'no-content-type', sent };
+  if (contentType.split(';')[0]?.trim().toLowerCase() !== 'application/json') return { situation: 'other-content-type', sent };
+  if (sent.name === '') return { situation: 'empty-name', sent };
+  if (Object.keys(sent).some((k) => k !== 'name' && k !== 'description')) return { situation: 'unknown-field', sent };
+  return { situation: 'valid', sent };
+}
+
+/** The start of the ids the suite makes up in no format any server issues (harness/ids.ts foreignId). */
+export const FOREIGN_ID_PREFIX = 'wcs-unknown-';
+
+/** A retrieve or delete with the account's own token: of its widget, one it deleted, an unknown id (shaped like the server's, or foreign), or another account's. */
+export function idSituation(ownership: Ownership, account: string, id: string): string {
+  const claim = ownership.get(account, id);
+  if (claim?.deleted) return 'after-delete';
+  if (claim) return 'existing';
+  if (ownership.claimants(id).length > 0) return 'other-account';
+  return id.startsWith(FOREIGN_ID_PREFIX) ? 'foreign-id' : 'unknown-id';
+}
