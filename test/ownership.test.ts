@@ -141,9 +141,17 @@ describe('run markers', () => {
   });
 
   it.each([
+    ['upper-cased', MARKER.toUpperCase()],
+    ['title-cased in a trimmed name', `  Widget ${MARKER[0]!.toUpperCase()}${MARKER.slice(1)}  `.trim()],
+    ['in full-width letters (NFKC folds them)', [...MARKER].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('')],
+  ])('a marker %s is still read as the marker', (_what, text) => {
+    expect(carriesMarker({ name: text }, MARKER)).toBe(true);
+    expect(markersIn(text)).toEqual([MARKER]);
+  });
+
+  it.each([
     ['inside a word', `x${MARKER}`],
     ['with a trailing dot', `${MARKER}.`],
-    ['upper case', MARKER.toUpperCase()],
     ['shortened', MARKER.slice(0, -1)],
     ['a fourteen-letter word', 'wcs-configurations'],
     ['a twelve-letter word (the old marker shape)', 'team wcs-integrations'],
