@@ -9,28 +9,19 @@
  * docs/data-safety.md): each id is still retrieved before its delete, and an id listed without
  * the marker in the same walk is never deleted.
  */
-import { WidgetApi } from '../client/api.ts';
 import { ConfigError, resolveConfig, secretsOf } from '../config.ts';
 import { userDirectory } from '../paths.ts';
 import { resolve } from 'node:path';
 import { readCaFile } from './ca-file.ts';
 import { withCommandTokens } from './token-commands.ts';
 import { HttpClient } from '../http/client.ts';
-import { carriesAnyMarker, carriesMarker } from '../harness/marker.ts';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { idOf } from '../client/api.ts';
-import { JOURNAL_PREFIX, journalFacts, readJournal, type JournalFacts } from '../client/ledger.ts';
-import { deleteAllHeld, deleteHeld } from '../client/sweep.ts';
-import { walkAll } from '../client/walk.ts';
-import { describeLost } from './final-cleanup.ts';
-import type { HttpClient as Client } from '../http/client.ts';
-import { Ownership } from '../client/ownership.ts';
+import { JOURNAL_PREFIX } from '../client/ledger.ts';
+import { cleanJournal, sweepMarkers } from './cleanup-journal.ts';
 import { checkNpmKeptOptions } from './npm-options.ts';
 import { redactProcessOutput } from './redact-output.ts';
 import { Redactor } from '../http/redact.ts';
-import { isSuiteError } from '../errors.ts';
-import { leftovers } from '../client/sweep.ts';
 import { walkBudget } from '../client/walk.ts';
 
 /** This command's own options, taken out before the shared ones are parsed. */
@@ -98,10 +89,11 @@ async function main(): Promise<number> {
   const client = new HttpClient({ ...config, ...(ca === undefined ? {} : { ca }), baseUrl: config.baseUrl!, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + config.maxRunTimeMs });
   let code = 0;
   try {
+    const say = (line: string): void => void process.stdout.write(`${line}\n`);
     for (const file of journals) {
-      if ((await cleanJournal(client, config.token!, config.secondToken, file)) !== 0) code = 3;
+      if ((await cleanJournal(client, config.token!, config.secondToken, file, say)) !== 0) code = 3;
     }
-    if (own.sweepMarkers && (await sweepMarkers(client, config.token!, config.secondToken, walkBudget(config.maxWidgets), journals)) !== 0) code = 3;
+    if (own.sweepMarkers && (await sweepMarkers(client, config.token!, config.secondToken, walkBudget(config.maxWidgets), journals, say)) !== 0) code = 3;
   } finally {
     await client.close();
   }
@@ -115,77 +107,3 @@ main().then(
     process.exit(3);
   },
 );
-
-function accountsOf(client: Client, token: string, secondToken: string | undefined, ownership: Ownership): WidgetApi[] {
-  const peers = new Map<string, WidgetApi>();
-  return [new WidgetApi(client, token, 'primary', ownership, {}, peers), ...(secondToken ? [new WidgetApi(client, secondToken, 'second', ownership, {}, peers)] : [])];
-}
-
-/** Deletes what one run's journal holds (the same rule as the run's own cleanup); 0 when nothing is left. */
-async function cleanJournal(client: Client, token: string, secondToken: string | undefined, file: string): Promise<number> {
-  const facts = journalFacts(readJournal(file));
-  const marker = facts.markers[0];
-  if (marker === undefined) {
-    process.stdout.write(`${file}: not a run journal (no run marker): nothing deleted\n`);
-    return 3;
-  }
-  const ownership = new Ownership((widget) => carriesMarker(widget, marker));
-  ownership.load(facts);
-  const accounts = accountsOf(client, token, secondToken, ownership);
-  const before = ownership.outstanding().length;
-  await deleteAllHeld(accounts);
-  const left = leftovers(ownership).filter((l) => accounts.some((a) => a.account === l.account));
-  process.stdout.write(`${file} (run ${marker}): deleted ${before - ownership.outstanding().length} of ${before} journalled widget(s) not yet deleted\n`);
-  for (const l of left) process.stdout.write(`  not deleted: ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}\n`);
-  const lost = ownership.lostCreates();
-  if (lost.length > 0) process.stdout.write(`  ${describeLost(lost)}\n`);
-  if (left.length > 0 || lost.length > 0) return 3;
-  rmSync(file, { force: true });
-  process.stdout.write('  nothing of that run is left: journal removed\n');
-  return 0;
-}
-
-/**
- * --sweep-markers: every widget a walk lists with a run marker of this suite, and never without
- * one in the same walk, is retrieved and deleted when the retrieve shows a marker too; never an
- * id any journal found holds in its inventory. 0 when the walks were complete and nothing was refused.
- */
-async function sweepMarkers(client: Client, token: string, secondToken: string | undefined, maxPages: number, journals: readonly string[]): Promise<number> {
-  const ownership = new Ownership(carriesAnyMarker);
-  for (const file of journals) ownership.load(inventoryOnly(journalFacts(readJournal(file))));
-  ownership.sweepCandidates = new Map();
-  let code = 0;
-  for (const api of accountsOf(client, token, secondToken, ownership)) {
-    const candidates = new Set<string>();
-    ownership.sweepCandidates.set(api.account, candidates);
-    let deleted = 0;
-    try {
-      const walk = await walkAll(api, maxPages);
-      if (walk.end.kind !== 'complete') {
-        process.stdout.write(`  problem: ${api.account} account: the list walk did not reach the end; marked widgets beyond it were not seen\n`);
-        code = 3;
-      }
-      for (const [id, widget] of walk.widgets) if (!walk.duplicates.has(id) && carriesAnyMarker(widget) && idOf(widget) === id) candidates.add(id);
-      for (const id of candidates) {
-        ownership.claim(api.account, id);
-        await deleteHeld(api, id);
-        if (ownership.get(api.account, id)?.deleted) deleted += 1;
-      }
-    } catch (error) {
-      if (!isSuiteError(error)) throw error;
-      process.stdout.write(`  problem: ${api.account} account: ${(error as Error).message}\n`);
-      code = 3;
-    }
-    process.stdout.write(`${api.account} account: deleted ${deleted} widget(s) carrying a run marker (--sweep-markers)\n`);
-  }
-  for (const l of leftovers(ownership)) {
-    process.stdout.write(`  not deleted: ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}\n`);
-    code = 3;
-  }
-  return code;
-}
-
-/** A journal's inventory alone: what --sweep-markers must never touch. */
-function inventoryOnly(facts: JournalFacts): JournalFacts {
-  return { ...facts, live: new Map(), created: new Map(), lost: [] };
-}

@@ -75,7 +75,16 @@ export function describeUnjournalled(ids: readonly string[]): string {
 }
 
 /** The line for creates whose answer never said which widget they made. */
-export function describeLost(lost: readonly LostCreate[]): string {
+export function describeLost(all: readonly LostCreate[]): string {
+  const reused = all.filter((l) => l.reused === true);
+  const lost = all.filter((l) => l.reused !== true);
+  const parts: string[] = [];
+  if (lost.length > 0) parts.push(describeLostOnly(lost));
+  if (reused.length > 0) parts.push(`${reused.length} create(s) were answered with an id an earlier create of this run had: the widget each made may stand at an id the run never learned`);
+  return parts.join('; ');
+}
+
+function describeLostOnly(lost: readonly LostCreate[]): string {
   const byAccount = new Map<string, number>();
   for (const l of lost) byAccount.set(l.account, (byAccount.get(l.account) ?? 0) + 1);
   const where = [...byAccount].map(([account, n]) => `${n} in the ${account} account`).join(', ');

@@ -58,6 +58,8 @@ export class Journal {
 export interface LostCreate {
   readonly account: string;
   readonly tag?: string;
+  /** Answered with an id an earlier create of the run had, rather than with no usable answer. */
+  readonly reused?: boolean;
 }
 
 /** What a journal says, replayed in order. */
@@ -72,6 +74,11 @@ export interface JournalFacts {
   readonly created: Map<string, Set<string>>;
   readonly contradictions: Map<string, Map<string, string>>;
   readonly lost: LostCreate[];
+  /**
+   * Creates answered with an id an earlier create of the run had (live or deleted): the widget
+   * each made may stand at an id the run never learned (CRUD-3 or DEL-2), so it counts as lost.
+   */
+  readonly reused: LostCreate[];
 }
 
 const bucket = <T>(map: Map<string, T>, account: string, make: () => T): T => {
@@ -125,7 +132,7 @@ export function readJournal(file: string): JournalEntry[] {
 
 /** Replays entries in order into what they establish. */
 export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
-  const facts: JournalFacts = { markers: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), contradictions: new Map(), lost: [] };
+  const facts: JournalFacts = { markers: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), contradictions: new Map(), lost: [], reused: [] };
   const pending = new Map<string, LostCreate>();
   for (const e of entries) {
     switch (e.kind) {
@@ -139,11 +146,14 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
       case 'sent':
         pending.set(e.key, { account: e.account, ...(e.tag === undefined ? {} : { tag: e.tag }) });
         break;
-      case 'created':
+      case 'created': {
+        const sent = pending.get(e.key);
+        if (facts.created.get(e.account)?.has(e.id)) facts.reused.push(sent ?? { account: e.account });
         pending.delete(e.key);
         bucket(facts.live, e.account, () => new Set()).add(e.id);
         bucket(facts.created, e.account, () => new Set()).add(e.id);
         break;
+      }
       case 'refused':
         pending.delete(e.key);
         break;

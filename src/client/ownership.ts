@@ -133,6 +133,7 @@ export class Ownership {
     for (const [account, ids] of facts.live) for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
     for (const [account, map] of facts.contradictions) for (const [id, why] of map) this.remember(account, id, why);
     for (const [i, lost] of facts.lost.entries()) this.pending.set(`journal-${i}`, lost);
+    for (const [i, reused] of facts.reused.entries()) this.pending.set(`journal-reused-${i}`, { ...reused, reused: true });
   }
 
   /** Replays journal entries into the ledger (see load). */
@@ -176,6 +177,8 @@ export class Ownership {
       // A second create answered with the same id: whatever was deleted before, this one is live,
       // and what the server showed at the id before proves nothing about it.
       if (!existing.deleted) existing.collided = true;
+      // Whatever this create made may stand at an id the run never learned: as good as lost.
+      if (key !== undefined) this.pending.set(`${key}-reused`, { account, reused: true });
       existing.deleted = false;
       existing.creates += 1;
       delete existing.sighting;
