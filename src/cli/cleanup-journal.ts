@@ -14,6 +14,9 @@ import type { HttpClient as Client } from '../http/client.ts';
 import { describeLost } from './final-cleanup.ts';
 import { rmSync } from 'node:fs';
 
+/** Pages walked per account to check nothing journalled is still listed. */
+const MAX_PAGES = 10_050;
+
 function accountsOf(client: Client, token: string, secondToken: string | undefined, ownership: Ownership): WidgetApi[] {
   const peers = new Map<string, WidgetApi>();
   return [new WidgetApi(client, token, 'primary', ownership, {}, peers), ...(secondToken ? [new WidgetApi(client, secondToken, 'second', ownership, {}, peers)] : [])];
@@ -28,7 +31,8 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
     return 3;
   }
   const ownership = new Ownership((widget) => carriesMarker(widget, marker));
-  ownership.load(facts);
+  // Every id the run journalled, deleted or not: a delete answered 2xx may not have deleted (the retrieve decides).
+  ownership.load({ ...facts, live: facts.created });
   const accounts = accountsOf(client, token, secondToken, ownership);
   const before = ownership.outstanding().length;
   await deleteAllHeld(accounts);
@@ -37,7 +41,25 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
   for (const l of left) say(`  not deleted: ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}`);
   const lost = ownership.lostCreates();
   if (lost.length > 0) say(`  ${describeLost(lost)}`);
-  if (left.length > 0 || lost.length > 0) return 3;
+  // A retrieve's 404 is the server's word: a list that still shows a journalled id says otherwise.
+  let unproven = 0;
+  for (const api of accounts) {
+    try {
+      const walk = await walkAll(api, MAX_PAGES);
+      if (walk.end.kind !== 'complete') unproven += 1;
+      for (const id of walk.widgets.keys()) {
+        if (facts.created.get(api.account)?.has(id)) {
+          say(`  not proven gone: ${api.account} account, id ${JSON.stringify(id)}: still listed`);
+          unproven += 1;
+        }
+      }
+    } catch (error) {
+      if (!isSuiteError(error)) throw error;
+      say(`  problem: ${api.account} account: ${(error as Error).message}`);
+      unproven += 1;
+    }
+  }
+  if (left.length > 0 || lost.length > 0 || unproven > 0) return 3;
   rmSync(file, { force: true });
   process.stdout.write('  nothing of that run is left: journal removed\n');
   return 0;

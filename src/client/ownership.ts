@@ -297,6 +297,15 @@ export class Ownership {
     }
   }
 
+  /** Records that a widget reported deleted is still there (a retrieve shows it after a 2xx delete). */
+  undeleted(account: string, id: string): void {
+    const claim = this.get(account, id);
+    if (claim?.deleted) {
+      this.journal.append({ kind: 'created', account, key: `undeleted-${id}`, id });
+      claim.deleted = false;
+    }
+  }
+
   /** Records why a held id could not be deleted. */
   failed(account: string, id: string, problem: string): void {
     // Only a held id is reported as the run's: any other was never the run's to delete.

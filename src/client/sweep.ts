@@ -39,7 +39,15 @@ export async function deleteHeld(api: WidgetApi, id: string): Promise<void> {
   if (ownership.get(account, id)?.problem?.startsWith('never sent')) return;
   try {
     const res = await api.remove(id);
-    if (res.status >= 200 && res.status < 300) return;
+    if (res.status >= 200 && res.status < 300) {
+      // A 2xx is the server's word: a retrieve that still shows the marker there says otherwise.
+      const after = await api.retrieve(id);
+      if (after.status >= 200 && after.status < 300 && api.ownership.isOurs(after.json)) {
+        api.ownership.undeleted(account, id);
+        ownership.failed(account, id, `the delete answered ${res.status}, yet a retrieve still shows the widget with the run marker`);
+      }
+      return;
+    }
     // Proof came just before, so a refusal is an answer to record, unless the widget is now gone.
     const after = await api.retrieve(id);
     if (after.status >= 400 && after.status < 500) ownership.deleted(account, id);
@@ -89,6 +97,10 @@ export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResu
       if (api.ownership.journalled(api.account, id)) held.push(id);
       // A marker in a list is the server's word only: a lost create's widget, or a lie about the user's.
       else result.unjournalled.push(id);
+    }
+    // A journalled id deleted (or found absent by a retrieve) that the list still shows is not proven gone.
+    for (const id of walk.widgets.keys()) {
+      if (api.ownership.get(api.account, id)?.deleted && !held.includes(id)) result.problems.push(`the id ${JSON.stringify(id)} was deleted or retrieved as absent, yet the list still shows it: not proven gone`);
     }
     result.found = held.length;
     await inBatches(held, DELETES_AT_ONCE, async (id) => {
