@@ -67,8 +67,10 @@ async function main(): Promise<number> {
     if (!config.help) {
       const here = userDirectory(process.env);
       journals = findJournals(own.journals.map((f) => resolve(here, f)), resolve(here, config.reportDir));
+      // A run that cleaned up after itself removes its journal: finding none is not an error.
       if (journals.length === 0 && !own.sweepMarkers) {
-        throw new ConfigError(`no run journal (${JOURNAL_PREFIX}*.jsonl) in ${resolve(here, config.reportDir)}: nothing is deleted without one; pass --journal FILE, --report-dir DIR, or --sweep-markers (less safe: see docs/data-safety.md)`);
+        process.stdout.write(`no run journal (${JOURNAL_PREFIX}*.jsonl) in ${resolve(here, config.reportDir)}: nothing to delete (a run that left nothing behind removes its journal); for a run reported elsewhere pass --report-dir DIR or --journal FILE; without any journal, --sweep-markers (less safe: see docs/data-safety.md)\n`);
+        return 0;
       }
     }
   } catch (error) {

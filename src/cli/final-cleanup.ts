@@ -64,10 +64,10 @@ export async function finalCleanup(
   return { deleted, leftovers: left, problems, verified };
 }
 
-/** Ids shown in the whole list, by id, at most this many (the rest counted). */
+/** Names of lost creates shown, at most this many (every id is always shown: ids are what the user needs). */
 const IDS_SHOWN = 20;
 
-const idList = (ids: readonly string[]): string => `${ids.slice(0, IDS_SHOWN).map((id) => JSON.stringify(id)).join(', ')}${ids.length > IDS_SHOWN ? ` and ${ids.length - IDS_SHOWN} more` : ''}`;
+const idList = (ids: readonly string[]): string => ids.map((id) => JSON.stringify(id)).join(', ');
 
 /** The line for ids listed with the marker that no create answered. */
 export function describeUnjournalled(ids: readonly string[]): string {

@@ -103,6 +103,9 @@ export class Ownership {
   /** True once a create answered an id the run already held for a widget not deleted. */
   repeated = false;
 
+  /** Creates answered with an id the inventory holds: the server gave a new widget an existing id (CRUD-3). */
+  readonly answeredPreExisting: Array<{ readonly account: string; readonly id: string }> = [];
+
   /**
    * `cleanup --sweep-markers` only: ids a walk listed with a run marker and never without, per
    * account. When set, these stand in for the journal in the delete rule (less safe: see docs/data-safety.md).
@@ -168,7 +171,10 @@ export class Ownership {
     }
     const claims = this.of(account);
     if (this.unmarked.get(account)?.has(id)) this.contradict(account, id, 'shown without the run marker before a create of this run answered it');
-    if (this.preExisting(account, id) && key !== undefined) this.contradict(account, id, 'a create answered the id of a widget the account held before the run');
+    if (this.preExisting(account, id) && key !== undefined) {
+      this.contradict(account, id, 'a create answered the id of a widget the account held before the run');
+      this.answeredPreExisting.push({ account, id });
+    }
     const existing = claims.get(id);
     if (existing) {
       // The same id for two widgets alive at once: the server breaks CRUD-3, and any check that

@@ -129,7 +129,7 @@ describe('generated adversaries that lie about identity and ownership', () => {
         ],
       },
     );
-  }, 300_000);
+  }, 60_000 + RUNS * 2_000);
 
   it('CRUD-4 a retrieve that upper-cases names does not make the suite\'s widgets unprovable: all are deleted', async () => {
     const { adversary, verified } = await oneRun({ preExisting: { primary: 3, second: 1 }, create: ['honest'], retrieve: ['upper-case'], list: ['honest'], delete: ['honest'] }, false);
