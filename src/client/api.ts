@@ -212,8 +212,9 @@ export class WidgetApi {
    */
   private async proveDeletable(id: string): Promise<void> {
     let facts = await this.facts(id, false);
-    if (facts.retrieve === 'absent' && !facts.preExisting && facts.contradiction === undefined) {
-      let elsewhere = this.ownership.isMadeUp(id);
+    const otherAccounts = facts.retrieve === 'absent' || (facts.retrieve === 'marked' && !facts.journalled);
+    if (otherAccounts && !facts.preExisting && facts.contradiction === undefined) {
+      let elsewhere = facts.retrieve === 'absent' && this.ownership.isMadeUp(id);
       for (const account of this.ownership.claimants(id)) {
         const peer = account === this.account ? undefined : this.peers.get(account);
         if (!elsewhere && peer) elsewhere = await peer.deletableHere(id);

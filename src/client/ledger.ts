@@ -183,9 +183,10 @@ export interface DeleteFacts {
   /** What a retrieve showed at the id in this account. */
   readonly retrieve: RetrieveShows;
   /**
-   * For an id absent in this account (a delete checking that another account's widget cannot be
-   * deleted): the id is one the suite made up, or one that passes this same rule in the account
-   * whose create answered it. A DELETE that finds nothing to act on harms nothing.
+   * For a delete checking that another account's widget cannot be deleted (the id absent in this
+   * account, or shown here with the marker by a server that ignores accounts on retrieve): the id
+   * is one the suite made up, or one that passes this same rule in the account whose create
+   * answered it. A DELETE that finds nothing of this account's to act on harms nothing.
    */
   readonly absentHereProvenElsewhere: boolean;
   /**
@@ -218,6 +219,9 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
   }
   if (f.contradiction !== undefined) return { send: false, reason: `the server contradicted itself about this id (${f.contradiction}): never deleted`, broken: 'CRUD-4' };
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
+  // A delete checking that another account's widget cannot be deleted (ISO, AUTH): this account
+  // shows nothing at the id, or the same marked widget (a server ignoring accounts on retrieve).
+  if (!f.journalled && (f.retrieve === 'absent' || f.retrieve === 'marked') && f.absentHereProvenElsewhere) return { send: true };
   if (f.retrieve === 'absent' && f.absentHereProvenElsewhere) return { send: true };
   if (!owned) return { send: false, reason: f.sweep ? 'not listed with a run marker of this suite (or also listed without one): not deleted' : 'no create of this run answered this id: not deleted' };
   switch (f.retrieve) {

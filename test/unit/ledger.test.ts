@@ -31,6 +31,7 @@ function everyCombination(): DeleteFacts[] {
 function expected(f: DeleteFacts): boolean {
   if (f.preExisting || f.contradiction !== undefined) return false;
   if (f.retrieve === 'absent') return f.absentHereProvenElsewhere;
+  if (f.retrieve === 'marked' && !f.journalled && f.absentHereProvenElsewhere) return true;
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
   return owned && f.retrieve === 'marked';
 }
