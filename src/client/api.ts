@@ -136,17 +136,19 @@ export class WidgetApi {
     const extra: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
-    // Journalled before it is sent: a create whose answer is lost is known to be lost.
-    const key = this.ownership.sent(this.account, tagOf(body));
-    const res = await this.authed(opts.auth, 'POST /widgets', (token) =>
-      this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) })),
-    );
+    // Journalled just before it is sent (not when a refused token keeps it from being sent): a
+    // create whose answer is lost is known to be lost.
+    let key: string | undefined;
+    const res = await this.authed(opts.auth, 'POST /widgets', (token) => {
+      key ??= this.ownership.sent(this.account, tagOf(body));
+      return this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) }));
+    });
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
       this.ownership.claim(this.account, id, key);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);
-    } else if (!is2xx(res.status)) {
+    } else if (!is2xx(res.status) && key !== undefined) {
       this.ownership.refused(this.account, key, res.status);
     }
     // A 2xx without a usable id stays pending: a widget may exist that the run cannot name.
