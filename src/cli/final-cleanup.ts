@@ -80,7 +80,7 @@ export function describeLost(all: readonly LostCreate[]): string {
   const lost = all.filter((l) => l.reused !== true);
   const parts: string[] = [];
   if (lost.length > 0) parts.push(describeLostOnly(lost));
-  if (reused.length > 0) parts.push(`${reused.length} create(s) were answered with an id an earlier create of this run had: the widget each made may stand at an id the run never learned`);
+  if (reused.length > 0) parts.push(`${reused.length} create(s) were answered with an id an earlier create of this run had, or a widget had before the run: the widget each made may stand at an id the run never learned`);
   return parts.join('; ');
 }
 

@@ -58,7 +58,7 @@ export class Journal {
 export interface LostCreate {
   readonly account: string;
   readonly tag?: string;
-  /** Answered with an id an earlier create of the run had, rather than with no usable answer. */
+  /** Answered with an id an earlier create of the run had (or a pre-existing widget's), rather than with no usable answer. */
   readonly reused?: boolean;
 }
 
@@ -75,8 +75,9 @@ export interface JournalFacts {
   readonly contradictions: Map<string, Map<string, string>>;
   readonly lost: LostCreate[];
   /**
-   * Creates answered with an id an earlier create of the run had (live or deleted): the widget
-   * each made may stand at an id the run never learned (CRUD-3 or DEL-2), so it counts as lost.
+   * Creates answered with an id an earlier create of the run had (live or deleted), or one the
+   * account held before the run: the widget each made may stand at an id the run never learned
+   * (CRUD-3 or DEL-2), so it counts as lost.
    */
   readonly reused: LostCreate[];
 }
@@ -148,7 +149,8 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
         break;
       case 'created': {
         const sent = pending.get(e.key);
-        if (facts.created.get(e.account)?.has(e.id)) facts.reused.push(sent ?? { account: e.account });
+        // An id an earlier create had, or one the account held before the run: what this create made is elsewhere.
+        if (facts.created.get(e.account)?.has(e.id) || facts.inventory.get(e.account)?.has(e.id)) facts.reused.push({ ...(sent ?? { account: e.account }), reused: true });
         pending.delete(e.key);
         bucket(facts.live, e.account, () => new Set()).add(e.id);
         bucket(facts.created, e.account, () => new Set()).add(e.id);

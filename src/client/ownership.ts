@@ -174,6 +174,8 @@ export class Ownership {
     if (this.preExisting(account, id) && key !== undefined) {
       this.contradict(account, id, 'a create answered the id of a widget the account held before the run');
       this.answeredPreExisting.push({ account, id });
+      // Whatever this create made stands at an id the run never learned: as good as lost.
+      this.pending.set(`${key}-pre-existing`, { account, reused: true });
     }
     const existing = claims.get(id);
     if (existing) {
@@ -184,7 +186,7 @@ export class Ownership {
       // and what the server showed at the id before proves nothing about it.
       if (!existing.deleted) existing.collided = true;
       // Whatever this create made may stand at an id the run never learned: as good as lost.
-      if (key !== undefined) this.pending.set(`${key}-reused`, { account, reused: true });
+      if (key !== undefined && !this.pending.has(`${key}-pre-existing`)) this.pending.set(`${key}-reused`, { account, reused: true });
       existing.deleted = false;
       existing.creates += 1;
       delete existing.sighting;
