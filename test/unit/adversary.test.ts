@@ -144,3 +144,20 @@ describe('generated adversaries that lie about identity and ownership', () => {
     expect(reported).toContain('before the run');
   });
 });
+
+describe('the cleanup line', () => {
+  it('CRUD-1 creates whose answer was lost make it say so, with the names they were sent with, never "nothing left behind"', async () => {
+    const { reported, verified } = await oneRun({ preExisting: { primary: 2, second: 1 }, create: ['honest', 'answer-lost'], retrieve: ['honest'], list: ['hide-marked'], delete: ['honest'] }, false);
+    expect(verified).toBe(false);
+    expect(reported).toMatch(/NOT VERIFIED/);
+    expect(reported).toMatch(/4 create\(s\) lost their answer \(2 in the primary account, 2 in the second account\): their widgets, if any were made, cannot be found safely; they were named "wcs-[a-z2-7]{14} CRUD-1 1"/);
+    expect(reported).not.toContain('nothing left behind');
+  });
+
+  it('CRUD-1 a DELETE answered 2xx that deleted nothing is caught by the retrieve after it, and the id is listed', async () => {
+    const { adversary, reported, verified } = await oneRun({ preExisting: { primary: 1, second: 1 }, create: ['honest'], retrieve: ['honest'], list: ['hide-marked'], delete: ['ok-but-keep'] }, false);
+    expect(verified).toBe(false);
+    expect(adversary.remaining().length, 'widgets the lying deletes kept').toBeGreaterThan(0);
+    for (const { id } of adversary.remaining()) expect(reported).toContain(`id ${JSON.stringify(id)}: the delete answered 204, yet a retrieve still shows the widget with the run marker`);
+  });
+});
