@@ -192,16 +192,16 @@ export class WidgetApi {
   /** True when this account's own create answered the id and the delete rule would let this account delete it now. */
   async deletableHere(id: string): Promise<boolean> {
     if (!this.ownership.journalled(this.account, id)) return false;
-    return deleteVerdict(await this.facts(id, false)).send;
+    return deleteVerdict(await this.facts(id)).send;
   }
 
-  private async facts(id: string, elsewhere: boolean): Promise<Parameters<typeof deleteVerdict>[0]> {
+  private async facts(id: string): Promise<Parameters<typeof deleteVerdict>[0]> {
     return {
       journalled: this.ownership.journalled(this.account, id),
       preExisting: this.ownership.preExisting(this.account, id),
       contradiction: this.ownership.contradiction(this.account, id),
       retrieve: await this.shows(id),
-      absentHereProvenElsewhere: elsewhere,
+      absentHereProvenElsewhere: false,
       ...(this.ownership.sweepCandidates ? { sweep: { listedOnlyMarked: this.ownership.sweepCandidates.get(this.account)?.has(id) ?? false } } : {}),
     };
   }
@@ -213,7 +213,7 @@ export class WidgetApi {
    * same rule in the account whose create answered it. Otherwise UnprovenDeleteError.
    */
   private async proveDeletable(id: string): Promise<void> {
-    let facts = await this.facts(id, false);
+    let facts = await this.facts(id);
     const otherAccounts = facts.retrieve === 'absent' || (facts.retrieve === 'marked' && !facts.journalled);
     if (otherAccounts && !facts.preExisting && facts.contradiction === undefined) {
       let elsewhere = facts.retrieve === 'absent' && this.ownership.isMadeUp(id);

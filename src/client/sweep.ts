@@ -24,7 +24,7 @@ export interface SweepResult {
   readonly unjournalled: string[];
   /** True when the walk reached the end of the list. */
   readonly complete: boolean;
-  /** Why the account could not be walked to the end. */
+  /** Why the account could not be walked to the end, or why a deleted id is not proven gone. */
   readonly problems: string[];
 }
 
@@ -78,8 +78,9 @@ export async function deleteAllHeld(accounts: readonly WidgetApi[]): Promise<voi
 }
 
 /**
- * Walks the account and deletes every widget the ledger's marker test picks: the list entry
- * showing the marker is the proof. Never throws a SuiteError.
+ * Walks the account: a journalled id listed with the marker is tried again (the delete rule
+ * decides, after its own retrieve); a marked id no create answered is only reported; a journalled
+ * id deleted yet still listed is a problem. Never throws a SuiteError.
  */
 export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResult> {
   const result = { account: api.account, deleted: [] as string[], found: 0, unjournalled: [] as string[], complete: false, problems: [] as string[] };
