@@ -16,15 +16,16 @@ const DEFAULT_RUNS = 100;
 /** What a transport fault looks like in a run's output. */
 const TRANSPORT_FAULT = /connection reset|socket|ECONNRESET|EPIPE|no complete response/i;
 
-function parseRuns(argv: string[]): { runs: number; rest: string[] } {
-  const i = argv.indexOf('--runs');
-  if (i === -1) return { runs: DEFAULT_RUNS, rest: argv };
-  const runs = Number(argv[i + 1]);
-  if (!Number.isInteger(runs) || runs < 1) {
-    process.stderr.write(`widget-soak: --runs must be a positive integer, got "${argv[i + 1] ?? ''}"\n`);
+/** The count given with `flag` (at least `min`), or `fallback`; the other arguments are passed on. */
+function parseCount(argv: string[], flag: string, fallback: number, min: number): { count: number; rest: string[] } {
+  const i = argv.indexOf(flag);
+  if (i === -1) return { count: fallback, rest: argv };
+  const count = Number(argv[i + 1]);
+  if (!Number.isInteger(count) || count < min) {
+    process.stderr.write(`widget-soak: ${flag} must be ${min > 0 ? 'a positive integer' : 'a whole number'}, got "${argv[i + 1] ?? ''}"\n`);
     process.exit(2);
   }
-  return { runs, rest: [...argv.slice(0, i), ...argv.slice(i + 2)] };
+  return { count, rest: [...argv.slice(0, i), ...argv.slice(i + 2)] };
 }
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -36,20 +37,8 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 /** Generated adversaries for the data-safety property after the runs (test/unit/adversary.test.ts). */
 const DEFAULT_ADVERSARIES = 1000;
 
-function parseAdversaries(argv: string[]): { adversaries: number; rest: string[] } {
-  const i = argv.indexOf('--adversaries');
-  if (i === -1) return { adversaries: DEFAULT_ADVERSARIES, rest: argv };
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 0) {
-    process.stderr.write(`widget-soak: --adversaries must be a whole number, got "${argv[i + 1] ?? ''}"\n`);
-    process.exit(2);
-  }
-  return { adversaries: n, rest: [...argv.slice(0, i), ...argv.slice(i + 2)] };
-}
-
-const parsed = parseAdversaries(process.argv.slice(2));
-const { adversaries } = parsed;
-const { runs, rest } = parseRuns(parsed.rest);
+const { count: adversaries, rest: others } = parseCount(process.argv.slice(2), '--adversaries', DEFAULT_ADVERSARIES, 0);
+const { count: runs, rest } = parseCount(others, '--runs', DEFAULT_RUNS, 1);
 const trouble: string[] = [];
 const started = performance.now();
 for (let n = 1; n <= runs; n += 1) {

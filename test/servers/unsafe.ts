@@ -45,6 +45,12 @@ export interface UnsafeCase {
 
 const widgetsOf = (store: WidgetStore, account: string): StoredWidget[] => store.page(account, undefined, 1_000_000).items;
 
+/** A list answer with every widget whose name or description contains "wcs-" left out. */
+function withoutMarked(reply: Reply): Reply {
+  const page = reply.body as PageJson;
+  return { ...reply, body: { ...page, data: page.data.filter((w) => !`${w.name} ${w.description ?? ''}`.includes('wcs-')) } };
+}
+
 /** A reference service over `store` whose create answer is rewritten. */
 function rewritingCreate(store: WidgetStore, rewrite: (account: string, body: WidgetJson) => WidgetJson): ReferenceService {
   return new (class extends ReferenceService {
@@ -135,9 +141,7 @@ export const UNSAFE: readonly UnsafeCase[] = [
     cleansUp: true,
     make: (store) => new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
-        const reply = super.list(account, query);
-        const page = reply.body as PageJson;
-        return { ...reply, body: { ...page, data: page.data.filter((w) => !`${w.name} ${w.description ?? ''}`.includes('wcs-')) } };
+        return withoutMarked(super.list(account, query));
       }
     })({ store }),
   },
@@ -270,9 +274,7 @@ export const UNSAFE: readonly UnsafeCase[] = [
           else super.sendReply(res, reply);
         }
         protected override list(account: string, query: URLSearchParams): Reply {
-          const reply = super.list(account, query);
-          const page = reply.body as PageJson;
-          return { ...reply, body: { ...page, data: page.data.filter((w) => !`${w.name} ${w.description ?? ''}`.includes('wcs-')) } };
+          return withoutMarked(super.list(account, query));
         }
       })({ store });
     },
