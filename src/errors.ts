@@ -110,6 +110,8 @@ export class UnprovenDeleteError extends SuiteError {
     message: string,
     /** Why, without the request: for the cleanup report. */
     readonly reason: string,
+    /** The rule the server broke that made the widget unprovable (CRUD-3, CRUD-4), when one did. */
+    readonly broken?: string,
   ) {
     super(message, 'ERR_UNPROVEN_DELETE');
   }

@@ -131,6 +131,13 @@ rule('CRUD-3', `${ID_SAMPLE} widgets created at once all have distinct ids`, asy
   }));
   // The run so far is evidence too: a create of the tests before this one answered with the id of a
   // widget still live (a repeat after a delete is DEL-2's to judge).
+  // A create answered with the id of a widget the account held before the run's first create
+  // (the inventory walk listed it): a new widget given an existing widget's id.
+  const existing = t.api.ownership.answeredPreExisting.filter((a) => a.account === t.api.account).map((a) => a.id);
+  t.check(existing.length === 0, () => ({
+    expected: 'every create of this run answered with an id no widget of the account had before the run',
+    received: `the inventory walk before the first create listed the ids ${preview(existing.slice(0, 5))} in the ${t.api.account} account, and creates of this run were answered with them`,
+  }));
   const seen = t.api.ownership.collidedIds(t.api.account);
   t.check(seen.length === 0, () => ({
     expected: 'every create of this run so far answered with an id no live widget of the account had',

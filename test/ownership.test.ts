@@ -110,6 +110,27 @@ describe('a delete is sent only with proof from the server', () => {
     expect(api.ownership.outstanding()[0]?.problem).toMatch(/never sent in a path/);
   });
 
+  it('an id the inventory holds is never deleted, even when a create answered it and a retrieve shows the marker there', async () => {
+    const { api, requests } = await scripted({ u1: { id: 'u1', name: `${MARKER} CRUD-1 8` } }, { id: 'u1', name: `${MARKER} CRUD-1 8` });
+    api.ownership.setInventory('primary', ['u1'], true);
+    await api.create({ name: `${MARKER} CRUD-1 8` });
+    const refused = await api.remove('u1').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UnprovenDeleteError);
+    expect((refused as UnprovenDeleteError).broken).toBe('CRUD-3');
+    expect(api.ownership.answeredPreExisting).toEqual([{ account: 'primary', id: 'u1' }]);
+    expect(deletes(requests)).toEqual([]);
+  });
+
+  it('a list entry showing the marker is no proof: the delete waits for a retrieve, which decides', async () => {
+    const { api, requests } = await scripted({ w9: { id: 'w9', name: 'the user\'s' } }, { id: 'w9', name: `${MARKER} CRUD-1 9` });
+    await api.create({ name: `${MARKER} CRUD-1 9` });
+    api.ownership.saw('primary', 'w9', { id: 'w9', name: `${MARKER} CRUD-1 9` }, 'list');
+    expect(api.ownership.proven('primary', 'w9')).toBe(false);
+    await expect(api.remove('w9')).rejects.toBeInstanceOf(UnprovenDeleteError);
+    expect(requests.filter((r) => r.startsWith('GET /v1/widgets/w9'))).toHaveLength(1);
+    expect(deletes(requests)).toEqual([]);
+  });
+
   it('a DELETE cannot be sent around WidgetApi.remove', async () => {
     const { api, requests } = await scripted({}, {});
     await expect(api.http.request('DELETE', '/widgets/x')).rejects.toThrow(/WidgetApi.remove/);
@@ -141,9 +162,17 @@ describe('run markers', () => {
   });
 
   it.each([
+    ['upper-cased', MARKER.toUpperCase()],
+    ['title-cased in a trimmed name', `  Widget ${MARKER[0]!.toUpperCase()}${MARKER.slice(1)}  `.trim()],
+    ['in full-width letters (NFKC folds them)', [...MARKER].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('')],
+  ])('a marker %s is still read as the marker', (_what, text) => {
+    expect(carriesMarker({ name: text }, MARKER)).toBe(true);
+    expect(markersIn(text)).toEqual([MARKER]);
+  });
+
+  it.each([
     ['inside a word', `x${MARKER}`],
     ['with a trailing dot', `${MARKER}.`],
-    ['upper case', MARKER.toUpperCase()],
     ['shortened', MARKER.slice(0, -1)],
     ['a fourteen-letter word', 'wcs-configurations'],
     ['a twelve-letter word (the old marker shape)', 'team wcs-integrations'],

@@ -54,8 +54,9 @@ describe('sweep against the reference server', () => {
     const unmarked = await create(alice, { name: 'keep me', description: 'not from the suite' });
     const otherRun = await create(alice, { name: `widget ${OTHER_MARKER}` });
     // Lookalikes a user may well have: the marker's shape without its checksum, or the marker inside a word.
+    const upperCased = await create(alice, { name: MARKER.toUpperCase(), description: 'the server upper-cased it' });
     const nearMisses = [
-      await create(alice, { name: MARKER.slice(0, -1), description: MARKER.toUpperCase() }),
+      await create(alice, { name: MARKER.slice(0, -1), description: 'shortened' }),
       await create(alice, { name: 'wcs-configurations', description: 'team wcs-integrations' }),
       await create(alice, { name: `x${MARKER}`, description: `${MARKER}.` }),
     ];
@@ -64,7 +65,7 @@ describe('sweep against the reference server', () => {
     const result = await sweep(alice, 50);
     expect(result.account).toBe('primary');
     expect(result.problems).toEqual([]);
-    expect([...result.deleted].sort()).toEqual([inName, inDescription, markerAlone].sort());
+    expect([...result.deleted].sort()).toEqual([inName, inDescription, markerAlone, upperCased].sort());
 
     expect((await idsOf(alice)).sort()).toEqual([unmarked, otherRun, ...nearMisses].sort());
     expect(await idsOf(bob)).toEqual([bobsMarked]);
@@ -91,8 +92,19 @@ describe('sweep against the reference server', () => {
     running.push(server);
     const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
     const kept = await create(alice, { name: 'mine' });
-    expect(await sweep(alice, 50)).toEqual({ account: 'primary', deleted: [], found: 0, complete: true, problems: [] });
+    expect(await sweep(alice, 50)).toEqual({ account: 'primary', deleted: [], found: 0, unjournalled: [], complete: true, problems: [] });
     expect(await idsOf(alice)).toEqual([kept]);
+  });
+
+  it('a widget listed with the marker that no create of the run answered is reported by id, never deleted', async () => {
+    const server = await startReferenceServer();
+    running.push(server);
+    const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
+    // Another ledger's create: this sweep's ledger never journalled it (a lost answer, or a list lying).
+    const stranger = await create(apiFor(server.baseUrl, server.tokens[0], 'primary'), { name: `lookalike ${MARKER}` });
+    const result = await sweep(alice, 50);
+    expect(result).toMatchObject({ deleted: [], found: 0, unjournalled: [stranger] });
+    expect(await idsOf(alice)).toEqual([stranger]);
   });
 
   it('an unreachable server is reported as a problem instead of thrown', async () => {

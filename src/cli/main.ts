@@ -25,6 +25,8 @@ import { RULES } from '../rules.ts';
 import { parseOnly, testNamePattern } from './selection.ts';
 import { Ownership } from '../client/ownership.ts';
 import { walkBudget } from '../client/walk.ts';
+import { JOURNAL_PREFIX, Journal, readJournal } from '../client/ledger.ts';
+import { takeInventory } from '../client/sweep.ts';
 import { Interrupt } from './interrupt.ts';
 import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { describeCleanup, finalCleanup } from './final-cleanup.ts';
@@ -108,7 +110,7 @@ export function cleanupBudgetMs(timeoutMs: number): number {
 const CLEANUP_BUDGET_MIN_MS = 60_000;
 const CLEANUP_TIMEOUTS = 6;
 
-function settingsFor(config: SuiteConfig, target: Target, marker: string, statsDir: string, deadline: number, ca: string | undefined): SuiteSettings {
+function settingsFor(config: SuiteConfig, target: Target, marker: string, statsDir: string, journal: string, deadline: number, ca: string | undefined): SuiteSettings {
   const { baseUrl: _given, token: _token, secondToken: _second, help: _help, list: _list, ...rest } = config;
   return {
     ...rest,
@@ -119,6 +121,7 @@ function settingsFor(config: SuiteConfig, target: Target, marker: string, statsD
     deadline,
     marker,
     statsDir,
+    journal,
     ...(ca === undefined ? {} : { ca }),
   };
 }
@@ -173,7 +176,11 @@ async function main(): Promise<number> {
   const marker = newMarker();
   const deadline = started.getTime() + config.maxRunTimeMs;
   const client = new HttpClient({ ...config, ...shared, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline });
-  const accounts = runnerAccounts(client, target, marker);
+  // The run's ownership journal: the inventory, every create and delete as it happens (ledger.ts).
+  // In the report directory, so it outlives a killed run for `npm run cleanup`.
+  const journalFile = join(reportDir, journalName(marker));
+  const journal = new Journal(journalFile, (text) => redactor.text(text));
+  const accounts = runnerAccounts(client, target, marker, journal);
   try {
     try {
       for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : '--second-token / WIDGET_SECOND_TOKEN');
@@ -183,11 +190,18 @@ async function main(): Promise<number> {
       return error instanceof RejectedTokenError ? 2 : error instanceof SetupProblemError ? error.exitCode : 3;
     }
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
+    // Before the first create: every id the accounts hold now is never deleted, whatever a later answer says.
+    journal.append({ kind: 'run', marker, at: new Date().toISOString() });
+    for (const api of accounts) {
+      const inventory = await takeInventory(api, walkBudget(config.maxWidgets));
+      if (inventory.problem) process.stderr.write(`widget-conformance: warning: the ${api.account} account's inventory (the widgets it holds before the run, never deleted) is incomplete: ${redactor.text(inventory.problem)}\n`);
+    }
+    if (interrupt.exitCode !== undefined) return interrupt.exitCode;
 
     process.stdout.write(`Run marker ${marker}; seed ${config.seed}${config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
     // Loaded only now: vitest is most of the start-up, and --help, --list or a usage error need none of it.
     const { runSuites } = await import('./run-vitest.ts');
-    const settings = settingsFor(config, target, marker, statsDir, deadline, ca);
+    const settings = settingsFor(config, target, marker, statsDir, journalFile, deadline, ca);
     const vitest = await runSuites({
       settings,
       ...(only ? { testNamePattern: testNamePattern(only) } : {}),
@@ -219,7 +233,11 @@ async function main(): Promise<number> {
       const latest = (account: string, token: string) => renewedTokens(statsDir).filter((t) => t.account === account).at(-1)?.token ?? token;
       const current = { ...target, token: latest('primary', target.token), ...(target.secondToken ? { secondToken: latest('second', target.secondToken) } : {}) };
       cleaner.redactor.add([current.token, ...(current.secondToken ? [current.secondToken] : [])]);
-      cleanup = await finalCleanup(runnerAccounts(cleaner, current, marker), readHeld(statsDir), { maxPages: walkBudget(config.maxWidgets), minSweeps: interrupt.signal ? 2 : 1 });
+      cleanup = await finalCleanup(runnerAccounts(cleaner, current, marker, journal), readHeld(statsDir), {
+        maxPages: walkBudget(config.maxWidgets),
+        minSweeps: interrupt.signal ? 2 : 1,
+        journal: readJournal(journalFile),
+      });
     } finally {
       await cleaner.close();
     }
@@ -254,7 +272,10 @@ async function main(): Promise<number> {
       },
       outcomes,
     );
+    learnRenewedTokens();
     const { files, problems, leaks } = writeReports(reportDir, report, redactor);
+    // Nothing is left for `cleanup` to do: the journal has served.
+    if (cleanup.verified) rmSync(journalFile, { force: true });
     process.stdout.write(
       `${renderSummary(outcomes, {
         implementation: report.implementation,
@@ -273,7 +294,7 @@ async function main(): Promise<number> {
         settingsFile: envFile ?? `none (no .env in ${directory})`,
         ...(report.baseline ? { baseline: report.baseline } : {}),
         exitCode,
-        cleanup: describeCleanup(cleanup),
+        cleanup: describeCleanup(cleanup, cleanup.verified ? undefined : displayPath(journalFile, directory)),
         listSettleMs: config.listSettleMs,
         ...(report.profile ? { profile: report.profile } : {}),
       })}\n`,
@@ -292,9 +313,14 @@ async function main(): Promise<number> {
   }
 }
 
-/** The runner's own view of the accounts: for the probe and the final cleanup. */
-function runnerAccounts(client: HttpClient, target: Target, marker: string): WidgetApi[] {
-  const ownership = new Ownership((widget) => carriesMarker(widget, marker));
+/** The journal file of a run in its report directory (`cleanup` reads every one it finds there). */
+function journalName(marker: string): string {
+  return `${JOURNAL_PREFIX}${marker}.jsonl`;
+}
+
+/** The runner's own view of the accounts: for the probe, the inventory and the final cleanup. */
+function runnerAccounts(client: HttpClient, target: Target, marker: string, journal: Journal): WidgetApi[] {
+  const ownership = new Ownership((widget) => carriesMarker(widget, marker), journal);
   const peers = new Map<string, WidgetApi>();
   return [
     new WidgetApi(client, target.token, 'primary', ownership, {}, peers),

@@ -5,6 +5,7 @@
  */
 import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
+import { deleteVerdict, type RetrieveShows } from './ledger.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
 import { TokenSource } from './token-source.ts';
 import type { Observation } from '../report/profile-facts.ts';
@@ -57,6 +58,14 @@ export interface ApiHooks {
 
 /** Cursors remembered as issued, so a cursor the server never gave is told apart (a bound: the memory is the suite's). */
 const MAX_ISSUED_CURSORS = 4096;
+
+/** The name (or description) a create sends, cut short, for the journal: what finds the widget when its answer is lost. */
+function tagOf(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const { name, description } = body as { name?: unknown; description?: unknown };
+  const text = typeof name === 'string' ? name : typeof description === 'string' ? description : undefined;
+  return text?.slice(0, 200);
+}
 
 /** The id of a response body as the suite addresses it: a string, or an integer written in decimal. */
 export function idOf(body: unknown): string | undefined {
@@ -122,9 +131,13 @@ export class WidgetApi {
     if (!auth && typeof next === 'string' && this.issued.size < MAX_ISSUED_CURSORS) this.issued.add(next);
     const data = (res.json as { data?: unknown } | undefined)?.data;
     if (!auth && is2xx(res.status) && Array.isArray(data)) {
+      const onPage = new Set<string>();
       for (const item of data) {
         const id = idOf(item);
-        if (id !== undefined) this.ownership.saw(this.account, id, item);
+        if (id === undefined) continue;
+        if (onPage.has(id)) this.ownership.listedTwice(this.account, id);
+        onPage.add(id);
+        this.ownership.saw(this.account, id, item, 'list');
       }
     }
     return res;
@@ -137,16 +150,23 @@ export class WidgetApi {
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
     const kind = this.hooks.observe ? createSituation(raw, contentType) : { situation: 'valid' };
-    const res = await this.authed(opts.auth, 'POST /widgets', (token) =>
-      this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) })),
-    );
+    // Journalled just before it is sent (not when a refused token keeps it from being sent): a
+    // create whose answer is lost is known to be lost.
+    let key: string | undefined;
+    const res = await this.authed(opts.auth, 'POST /widgets', (token) => {
+      key ??= this.ownership.sent(this.account, tagOf(body));
+      return this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) }));
+    });
     this.observe('create', credentialSituation(opts.auth) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
-      this.ownership.claim(this.account, id);
+      this.ownership.claim(this.account, id, key);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);
+    } else if (!is2xx(res.status) && key !== undefined) {
+      this.ownership.refused(this.account, key, res.status);
     }
+    // A 2xx without a usable id stays pending: a widget may exist that the run cannot name.
     return res;
   }
 
@@ -157,7 +177,7 @@ export class WidgetApi {
     const res = await this.authed(auth, `GET ${path}`, (token) => this.http.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }));
     this.observe('retrieve', situation, res);
     if (!auth) {
-      if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined);
+      if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
       else if (is4xx(res.status)) this.ownership.sawAbsent(this.account, id);
     }
     return res;
@@ -179,35 +199,52 @@ export class WidgetApi {
     return res;
   }
 
-  /** True when the server shows, now, the suite's marker at the id in this account. */
-  async provenNow(id: string): Promise<boolean> {
-    return this.ownership.proven(this.account, id) || this.showsMarker(await this.retrieve(id), id);
+  /** What a retrieve with this account's token shows at the id now (the latest retrieve's, when nothing has been seen since). */
+  private async shows(id: string): Promise<RetrieveShows> {
+    if (this.ownership.proven(this.account, id)) return 'marked';
+    const res = await this.retrieve(id);
+    if (is4xx(res.status)) return 'absent';
+    if (!is2xx(res.status) || idOf(res.json) !== id) return 'unknown';
+    return this.ownership.isOurs(res.json) ? 'marked' : 'unmarked';
   }
 
-  private showsMarker(res: ApiResponse, id: string): boolean {
-    return is2xx(res.status) && idOf(res.json) === id && this.ownership.isOurs(res.json);
+  /** True when this account's own create answered the id and the delete rule would let this account delete it now. */
+  async deletableHere(id: string): Promise<boolean> {
+    if (!this.ownership.journalled(this.account, id)) return false;
+    return deleteVerdict(await this.facts(id)).send;
+  }
+
+  private async facts(id: string): Promise<Parameters<typeof deleteVerdict>[0]> {
+    return {
+      journalled: this.ownership.journalled(this.account, id),
+      preExisting: this.ownership.preExisting(this.account, id),
+      contradiction: this.ownership.contradiction(this.account, id),
+      retrieve: await this.shows(id),
+      absentHereProvenElsewhere: false,
+      ...(this.ownership.sweepCandidates ? { sweep: { listedOnlyMarked: this.ownership.sweepCandidates.get(this.account)?.has(id) ?? false } } : {}),
+    };
   }
 
   /**
-   * A delete sent with this account's credentials may act only on the suite's own widget: the
-   * id must carry the run marker in this account's view, or name nothing in it (a retrieve
-   * answered 4xx) while being an id the suite made up or holds, proven, in another account.
+   * The delete rule (ledger.ts deleteVerdict) applied to the id for this account's token: sent
+   * only for an id journalled here, not in the inventory, free of contradictions, whose retrieve
+   * shows the marker; or, when it names nothing here, one made up by the suite or passing the
+   * same rule in the account whose create answered it. Otherwise UnprovenDeleteError.
    */
   private async proveDeletable(id: string): Promise<void> {
-    if (this.ownership.proven(this.account, id)) return;
-    const res = await this.retrieve(id);
-    if (this.showsMarker(res, id)) return;
-    if (is4xx(res.status)) {
-      if (this.ownership.isMadeUp(id)) return;
+    let facts = await this.facts(id);
+    const otherAccounts = facts.retrieve === 'absent' || (facts.retrieve === 'marked' && !facts.journalled);
+    if (otherAccounts && !facts.preExisting && facts.contradiction === undefined) {
+      let elsewhere = facts.retrieve === 'absent' && this.ownership.isMadeUp(id);
       for (const account of this.ownership.claimants(id)) {
         const peer = account === this.account ? undefined : this.peers.get(account);
-        if (peer && (await peer.provenNow(id))) return;
+        if (!elsewhere && peer) elsewhere = await peer.deletableHere(id);
       }
+      facts = { ...facts, absentHereProvenElsewhere: elsewhere };
     }
-    const why = is2xx(res.status)
-      ? 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, so not deleted'
-      : `the server never showed the run marker at this id (a retrieve answered ${res.status}): not proven the suite's own, so not deleted`;
-    throw new UnprovenDeleteError(`DELETE /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${why}`, why);
+    const verdict = deleteVerdict(facts);
+    if (verdict.send) return;
+    throw new UnprovenDeleteError(`DELETE /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${verdict.reason}`, verdict.reason, verdict.broken);
   }
 
   /**

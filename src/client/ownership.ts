@@ -1,19 +1,17 @@
 /**
- * Proof of ownership. The suite deletes a widget only when the server itself has shown, in
- * this run and after the create, that the widget at that id is the suite's own: a retrieve or
- * a list entry of that id carrying the run marker. An id from a create answer is only a claim:
- * a faulty server may answer with the id of a widget that already existed, and trusting it
- * once cost a user every widget of the account.
- *
- * The ledger records, per account, every id a create claimed and the latest thing the server
- * showed at that id; what could not be deleted is reported by id at the end of the run.
+ * The run's ownership ledger, in memory: per account, the inventory of ids that existed before
+ * the first create, every id a create answered (a claim, journalled at once: see ledger.ts),
+ * what the server showed at each, and the ids it contradicted itself about. Whether a DELETE
+ * may go out is decided by ledger.ts deleteVerdict alone, from these facts and a retrieve;
+ * what could not be deleted is reported by id at the end of the run.
  */
+import { Journal, journalFacts, type JournalEntry, type JournalFacts, type LostCreate } from './ledger.ts';
 
-/** What the server showed most recently at an id, in one account's view. */
+/** What the latest retrieve with the account's own token showed at an id (a list entry is never proof). */
 export type Sighting =
-  /** A retrieve or list entry of the id carrying the marker: proof. */
+  /** The widget at the id carries the marker. */
   | 'marked'
-  /** A retrieve or list entry of the id without the marker: the id names someone else's widget. */
+  /** A widget without the marker (or another id's widget) is shown at the id. */
   | 'unmarked'
   /** A retrieve answered 4xx: nothing at that id in this account's view. */
   | 'absent';
@@ -34,6 +32,10 @@ export interface Claim {
    * deleted: two live widgets given one id (CRUD-3). A repeat after a delete is DEL-2's fault.
    */
   collided?: boolean;
+  /** A retrieve or list entry showed the id with the marker (since the last create or delete of it). */
+  seenMarked?: boolean;
+  /** A retrieve or list entry showed the id without the marker (since the last create or delete of it). */
+  seenUnmarked?: boolean;
 }
 
 /** A widget the run could not delete (or could not prove its own), for the reports. */
@@ -66,14 +68,31 @@ export function unsafeSegment(id: string): string | undefined {
   return undefined;
 }
 
-/** Every id the run holds, per account, with proof of ownership. */
+/** Ids seen without the marker and not held, remembered per account (a bound: the server chooses how many it shows). */
+const MAX_UNMARKED_REMEMBERED = 100_000;
+
+/** Every id the run holds, per account, with the facts that decide whether it may be deleted. */
 export class Ownership {
   private readonly claims = new Map<string, Map<string, Claim>>();
   /** Ids the suite made up for "unknown id" checks and saw answered as absent. */
   private readonly madeUp = new Set<string>();
+  private readonly inventory = new Map<string, Set<string>>();
+  private readonly contradictions = new Map<string, Map<string, string>>();
+  /** Ids not held that a list or retrieve showed without the marker: a create answering one later contradicts it. */
+  private readonly unmarked = new Map<string, Set<string>>();
+  /** Creates sent whose answer has not (yet) said what they made, by key. */
+  private readonly pending = new Map<string, LostCreate>();
+  private sequence = 0;
+  private readonly keyPrefix = Math.random().toString(36).slice(2, 10);
 
-  /** @param isOurs true when a widget as the server shows it carries the run's marker */
-  constructor(readonly isOurs: (widget: unknown) => boolean) {}
+  /**
+   * @param isOurs true when a widget as the server shows it carries the run's marker
+   * @param journal where every create, delete and contradiction is appended as it happens
+   */
+  constructor(
+    readonly isOurs: (widget: unknown) => boolean,
+    readonly journal: Journal = new Journal(undefined),
+  ) {}
 
   private of(account: string): Map<string, Claim> {
     let claims = this.claims.get(account);
@@ -84,9 +103,80 @@ export class Ownership {
   /** True once a create answered an id the run already held for a widget not deleted. */
   repeated = false;
 
-  /** Records an id a create answered 2xx with: a claim, not yet proof. */
-  claim(account: string, id: string): Claim {
+  /** Creates answered with an id the inventory holds: the server gave a new widget an existing id (CRUD-3). */
+  readonly answeredPreExisting: Array<{ readonly account: string; readonly id: string }> = [];
+
+  /**
+   * `cleanup --sweep-markers` only: ids a walk listed with a run marker and never without, per
+   * account. When set, these stand in for the journal in the delete rule (less safe: see docs/data-safety.md).
+   */
+  sweepCandidates: Map<string, Set<string>> | undefined;
+
+  /** Records the ids an account held before the run's first create (and journals them). */
+  setInventory(account: string, ids: Iterable<string>, complete: boolean): void {
+    const list = [...ids];
+    this.journal.append({ kind: 'inventory', account, ids: list, complete });
+    this.addInventory(account, list);
+  }
+
+  private addInventory(account: string, ids: Iterable<string>): void {
+    let set = this.inventory.get(account);
+    if (!set) this.inventory.set(account, (set = new Set()));
+    for (const id of ids) set.add(id);
+  }
+
+  /** True when the id was in the account's inventory: it existed before the run's first create. */
+  preExisting(account: string, id: string): boolean {
+    return this.inventory.get(account)?.has(id) ?? false;
+  }
+
+  /** Takes in what a journal established (the runner's final cleanup, `cleanup`): inventory, live claims, contradictions, lost creates. */
+  load(facts: JournalFacts): void {
+    for (const [account, ids] of facts.inventory) this.addInventory(account, ids);
+    for (const [account, ids] of facts.live) for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
+    for (const [account, map] of facts.contradictions) for (const [id, why] of map) this.remember(account, id, why);
+    for (const [i, lost] of facts.lost.entries()) this.pending.set(`journal-${i}`, lost);
+    for (const [i, reused] of facts.reused.entries()) this.pending.set(`journal-reused-${i}`, { ...reused, reused: true });
+  }
+
+  /** Replays journal entries into the ledger (see load). */
+  loadEntries(entries: readonly JournalEntry[]): void {
+    this.load(journalFacts(entries));
+  }
+
+  /** Journals a create about to be sent; the key pairs it with its outcome (created / refused). */
+  sent(account: string, tag: string | undefined): string {
+    const key = `${this.keyPrefix}-${(this.sequence += 1)}`;
+    this.journal.append({ kind: 'sent', account, key, ...(tag === undefined ? {} : { tag }) });
+    this.pending.set(key, { account, ...(tag === undefined ? {} : { tag }) });
+    return key;
+  }
+
+  /** Journals a create answered without a widget (a non-2xx status): nothing is lost. */
+  refused(account: string, key: string, status: number): void {
+    this.journal.append({ kind: 'refused', account, key, status });
+    this.pending.delete(key);
+  }
+
+  /** Creates sent whose answer never said which widget they made (no answer, or a 2xx without a usable id). */
+  lostCreates(): LostCreate[] {
+    return [...this.pending.values()];
+  }
+
+  /** Records an id a create answered 2xx with (journalled before anything else is sent): a claim, not yet proof. */
+  claim(account: string, id: string, key?: string): Claim {
+    if (key !== undefined) {
+      this.journal.append({ kind: 'created', account, key, id });
+      this.pending.delete(key);
+    }
     const claims = this.of(account);
+    if (this.unmarked.get(account)?.has(id)) this.contradict(account, id, 'shown without the run marker before a create of this run answered it');
+    if (this.preExisting(account, id) && key !== undefined) {
+      this.contradict(account, id, 'a create answered the id of a widget the account held before the run');
+      this.answeredPreExisting.push({ account, id });
+      // Whatever this create made stands at an id the run never learned: as good as lost.
+      this.pending.set(`${key}-pre-existing`, { account, reused: true });
+    }
     const existing = claims.get(id);
     if (existing) {
       // The same id for two widgets alive at once: the server breaks CRUD-3, and any check that
@@ -95,9 +185,13 @@ export class Ownership {
       // A second create answered with the same id: whatever was deleted before, this one is live,
       // and what the server showed at the id before proves nothing about it.
       if (!existing.deleted) existing.collided = true;
+      // Whatever this create made may stand at an id the run never learned: as good as lost.
+      if (key !== undefined && !this.pending.has(`${key}-pre-existing`)) this.pending.set(`${key}-reused`, { account, reused: true });
       existing.deleted = false;
       existing.creates += 1;
       delete existing.sighting;
+      delete existing.seenMarked;
+      delete existing.seenUnmarked;
       return existing;
     }
     const claim: Claim = { account, id, deleted: false, creates: 1 };
@@ -110,10 +204,54 @@ export class Ownership {
     return this.claims.get(account)?.get(id);
   }
 
-  /** Records what a retrieve (own token) or list entry showed at an id; only held ids are kept. */
-  saw(account: string, id: string, widget: unknown): void {
+  /** True when a create of this run answered the id in the account (and no delete has removed it since, or it was). */
+  journalled(account: string, id: string): boolean {
+    return this.get(account, id) !== undefined;
+  }
+
+  /** Why the id must never be deleted in the account, when the server contradicted itself about it. */
+  contradiction(account: string, id: string): string | undefined {
+    return this.contradictions.get(account)?.get(id);
+  }
+
+  /** Records (and journals, once) that the id must never be deleted in the account. */
+  contradict(account: string, id: string, why: string): void {
+    if (this.contradiction(account, id) !== undefined) return;
+    this.journal.append({ kind: 'contradiction', account, id, why });
+    this.remember(account, id, why);
+  }
+
+  private remember(account: string, id: string, why: string): void {
+    let map = this.contradictions.get(account);
+    if (!map) this.contradictions.set(account, (map = new Map()));
+    if (!map.has(id)) map.set(id, why);
+  }
+
+  /**
+   * Records what a retrieve (own token) or list entry showed at an id. Only a retrieve is proof;
+   * any sighting without the marker of an id also seen with it (or held before the run) is a contradiction.
+   */
+  saw(account: string, id: string, widget: unknown, via: 'list' | 'retrieve' = 'retrieve'): void {
+    const marked = this.isOurs(widget);
     const claim = this.get(account, id);
-    if (claim) claim.sighting = this.isOurs(widget) ? 'marked' : 'unmarked';
+    if (marked && this.preExisting(account, id)) this.contradict(account, id, `a ${via} shows the run marker at an id the account held before the run`);
+    if (!claim) {
+      if (!marked) {
+        let set = this.unmarked.get(account);
+        if (!set) this.unmarked.set(account, (set = new Set()));
+        if (set.size < MAX_UNMARKED_REMEMBERED) set.add(id);
+      }
+      return;
+    }
+    if (marked) claim.seenMarked = true;
+    else claim.seenUnmarked = true;
+    if (via === 'retrieve' || !marked) claim.sighting = marked ? 'marked' : 'unmarked';
+    if (claim.seenMarked && claim.seenUnmarked) this.contradict(account, id, 'shown with the run marker at one time and without it at another');
+  }
+
+  /** Records that one list page showed the id more than once: which entry is the widget at it is unknown. */
+  listedTwice(account: string, id: string): void {
+    if (this.get(account, id)) this.contradict(account, id, 'one list page showed the id more than once');
   }
 
   /** Records that a retrieve (own token) found nothing at an id. */
@@ -122,9 +260,10 @@ export class Ownership {
     if (claim) claim.sighting = 'absent';
   }
 
-  /** True when the latest sighting of the id in the account carries the marker. */
+  /** True when the latest retrieve of the id in the account showed the marker (and nothing since showed it without). */
   proven(account: string, id: string): boolean {
-    return this.get(account, id)?.sighting === 'marked';
+    const claim = this.get(account, id);
+    return claim?.sighting === 'marked' && claim.seenUnmarked !== true;
   }
 
   /** How many creates in the account answered with this id (0 when none did). */
@@ -156,17 +295,30 @@ export class Ownership {
   deleted(account: string, id: string): void {
     const claim = this.get(account, id);
     if (claim) {
+      this.journal.append({ kind: 'deleted', account, id });
       claim.deleted = true;
       delete claim.problem;
       // Proof was of the widget that is gone: whatever comes to stand at the id needs its own.
       delete claim.sighting;
+      delete claim.seenMarked;
+      delete claim.seenUnmarked;
+    }
+  }
+
+  /** Records that a widget reported deleted is still there (a retrieve shows it after a 2xx delete). */
+  undeleted(account: string, id: string): void {
+    const claim = this.get(account, id);
+    if (claim?.deleted) {
+      this.journal.append({ kind: 'created', account, key: `undeleted-${id}`, id });
+      claim.deleted = false;
     }
   }
 
   /** Records why a held id could not be deleted. */
   failed(account: string, id: string, problem: string): void {
-    const claim = this.get(account, id) ?? this.claim(account, id);
-    claim.problem = problem;
+    // Only a held id is reported as the run's: any other was never the run's to delete.
+    const claim = this.get(account, id);
+    if (claim) claim.problem = problem;
   }
 
   /** Every claim not known to be deleted. */

@@ -1,8 +1,8 @@
 /**
  * Cleanup: delete what the run holds, and sweep each account for widgets carrying a marker.
- * Every delete goes through WidgetApi.remove, so nothing is deleted without the server's own
- * proof that it is the suite's widget (see ownership.ts); what cannot be deleted is recorded
- * in the ledger and reported by id.
+ * Every delete goes through WidgetApi.remove, so through the one delete rule (ledger.ts
+ * deleteVerdict): a list entry showing the marker is never proof, it only points at a
+ * journalled id to try again. What cannot be deleted is reported by id.
  */
 import { idOf, type WidgetApi } from './api.ts';
 import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
@@ -18,11 +18,13 @@ export interface SweepResult {
   readonly account: string;
   /** Marked widgets the sweep deleted. */
   readonly deleted: string[];
-  /** Marked widgets the walk found (deleted or not). */
+  /** Marked widgets the walk found at journalled ids (deleted or not). */
   readonly found: number;
+  /** Ids listed with the marker that no create of the run answered: never deleted, reported. */
+  readonly unjournalled: string[];
   /** True when the walk reached the end of the list. */
   readonly complete: boolean;
-  /** Why the account could not be walked to the end. */
+  /** Why the account could not be walked to the end, or why a deleted id is not proven gone. */
   readonly problems: string[];
 }
 
@@ -37,7 +39,15 @@ export async function deleteHeld(api: WidgetApi, id: string): Promise<void> {
   if (ownership.get(account, id)?.problem?.startsWith('never sent')) return;
   try {
     const res = await api.remove(id);
-    if (res.status >= 200 && res.status < 300) return;
+    if (res.status >= 200 && res.status < 300) {
+      // A 2xx is the server's word: a retrieve that still shows the marker there says otherwise.
+      const after = await api.retrieve(id);
+      if (after.status >= 200 && after.status < 300 && api.ownership.isOurs(after.json)) {
+        api.ownership.undeleted(account, id);
+        ownership.failed(account, id, `the delete answered ${res.status}, yet a retrieve still shows the widget with the run marker`);
+      }
+      return;
+    }
     // Proof came just before, so a refusal is an answer to record, unless the widget is now gone.
     const after = await api.retrieve(id);
     if (after.status >= 400 && after.status < 500) ownership.deleted(account, id);
@@ -68,23 +78,37 @@ export async function deleteAllHeld(accounts: readonly WidgetApi[]): Promise<voi
 }
 
 /**
- * Walks the account and deletes every widget the ledger's marker test picks: the list entry
- * showing the marker is the proof. Never throws a SuiteError.
+ * Walks the account: a journalled id listed with the marker is tried again (the delete rule
+ * decides, after its own retrieve); a marked id no create answered is only reported; a journalled
+ * id deleted yet still listed is a problem. Never throws a SuiteError.
  */
 export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResult> {
-  const result = { account: api.account, deleted: [] as string[], found: 0, complete: false, problems: [] as string[] };
+  const result = { account: api.account, deleted: [] as string[], found: 0, unjournalled: [] as string[], complete: false, problems: [] as string[] };
   try {
     const walk = await walkAll(api, maxPages);
     result.complete = walk.end.kind === 'complete';
     if (!result.complete) result.problems.push(`the list walk ${describeEnd(walk)}; marked widgets beyond it were not seen`);
+    // Listed twice in one walk: which entry is the widget at the id is unknown.
+    for (const id of walk.duplicates.keys()) api.ownership.listedTwice(api.account, id);
     const marked = [...walk.widgets.values()].filter((w) => api.ownership.isOurs(w));
-    result.found = marked.length;
-    await inBatches(marked, DELETES_AT_ONCE, async (widget) => {
+    const held: string[] = [];
+    for (const widget of marked) {
       const id = idOf(widget);
-      if (id === undefined) return;
-      // Held from here on: if it will not go, it is reported by id like any other.
-      api.ownership.claim(api.account, id);
-      api.ownership.saw(api.account, id, widget);
+      if (id === undefined) continue;
+      if (api.ownership.journalled(api.account, id)) held.push(id);
+      // A marker in a list is the server's word only: a lost create's widget, or a lie about the user's.
+      else result.unjournalled.push(id);
+    }
+    // A journalled id deleted (or found absent by a retrieve) that the list still shows is not proven gone.
+    for (const id of walk.widgets.keys()) {
+      if (api.ownership.get(api.account, id)?.deleted && !held.includes(id)) result.problems.push(`the id ${JSON.stringify(id)} was deleted or retrieved as absent, yet the list still shows it: not proven gone`);
+    }
+    result.found = held.length;
+    await inBatches(held, DELETES_AT_ONCE, async (id) => {
+      if (api.ownership.get(api.account, id)?.deleted) {
+        // Deleted, yet listed again with the marker: look once more (the rule decides).
+        api.ownership.claim(api.account, id);
+      }
       await deleteHeld(api, id);
       if (api.ownership.get(api.account, id)?.deleted) result.deleted.push(id);
     });
@@ -93,6 +117,36 @@ export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResu
     result.problems.push((error as Error).message);
   }
   return result;
+}
+
+/** What the inventory walk found: the ids an account held before the run's first create. */
+export interface Inventory {
+  readonly account: string;
+  readonly ids: readonly string[];
+  readonly complete: boolean;
+  /** Why the walk did not reach the end of the list. */
+  readonly problem?: string;
+}
+
+/**
+ * Walks the account before the first create and records (and journals) every id it holds: none
+ * of them is ever deleted, whatever a later answer says. Never throws a SuiteError.
+ */
+export async function takeInventory(api: WidgetApi, maxPages: number): Promise<Inventory> {
+  let ids: string[] = [];
+  let complete = false;
+  let problem: string | undefined;
+  try {
+    const walk = await walkAll(api, maxPages);
+    ids = [...walk.widgets.keys()];
+    complete = walk.end.kind === 'complete';
+    if (!complete) problem = `the list walk ${describeEnd(walk)}`;
+  } catch (error) {
+    if (!isSuiteError(error)) throw error;
+    problem = (error as Error).message;
+  }
+  api.ownership.setInventory(api.account, ids, complete);
+  return { account: api.account, ids, complete, ...(problem === undefined ? {} : { problem }) };
 }
 
 /** Every held id not deleted, with the reason, for the reports. */

@@ -9,6 +9,7 @@ import { WidgetApi } from '../client/api.ts';
 import { secretHeaderValues } from '../http/header-secrecy.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
+import { Journal, readJournal } from '../client/ledger.ts';
 import { deleteAllHeld } from '../client/sweep.ts';
 import { markTokenRejected, recordToken } from './handoff.ts';
 import { commandRunner } from './renewal.ts';
@@ -75,7 +76,9 @@ export function runContext(): RunContext {
   };
   const profile = new ProfileTally();
   const hooks = { beforeCreate, onTokenRejected, write: <T>(send: () => Promise<T>) => gate.write(send), observe: (o: Parameters<ProfileTally['observe']>[0]) => profile.observe(o) };
-  const ownership = new Ownership((widget) => carriesMarker(widget, s.marker));
+  // The journal's inventory and contradictions so far (the runner took the inventory before any worker started).
+  const ownership = new Ownership((widget) => carriesMarker(widget, s.marker), new Journal(s.journal, (text) => http.redactor.text(text)));
+  if (s.journal !== undefined) ownership.loadEntries(readJournal(s.journal).filter((e) => e.kind === 'inventory' || e.kind === 'contradiction'));
   const peers = new Map<string, WidgetApi>();
   // A token a command renews is a secret from before it is first sent: here and in the runner.
   const source = (token: string, command: string | undefined, label: string, account: string): TokenSource =>

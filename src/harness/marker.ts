@@ -7,6 +7,10 @@
  * after `wcs-`: 10 random base32 characters and a 4-character checksum of them. A user's own
  * name such as `wcs-configurations` or `team wcs-integrations` has the shape by chance at most
  * once in about a million, and never the checksum on purpose: it is not touched.
+ *
+ * A marker is read after case folding and NFKC normalisation (see folded), and as a whole word
+ * trimming cannot cut: a server that changes case, trims or normalises names still shows it.
+ * Only the run's ownership ledger (client/ledger.ts) lets a marker lead to a delete.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -33,9 +37,19 @@ export function newMarker(): string {
   return `wcs-${random}${checksum(random)}`;
 }
 
-/** The valid markers of this suite standing as whole words in a text. */
+/**
+ * The text as markers are read in it: Unicode-normalised (NFKC: full-width and compatibility
+ * forms fold to ASCII) and lower-cased. A server that upper-cases, title-cases or normalises a
+ * name has not made the suite's widget someone else's; the alphabet is case-insensitive by
+ * design, so no two markers differ only in case.
+ */
+function folded(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/** The valid markers of this suite standing as whole words in a text (read case- and normalisation-insensitively). */
 export function markersIn(text: string): string[] {
-  return [...text.matchAll(MARKER_TOKEN)].filter((m) => checksum(m[1] as string) === m[2]).map((m) => m[0]);
+  return [...folded(text).matchAll(MARKER_TOKEN)].filter((m) => checksum(m[1] as string) === m[2]).map((m) => m[0]);
 }
 
 function markedTexts(widget: unknown): string[] {

@@ -22,6 +22,8 @@ export type SuiteSettings = Readonly<Omit<SuiteConfig, 'baseUrl' | 'token' | 'se
   readonly marker: string;
   /** Where workers drop their request counts for the runner to add up. */
   readonly statsDir: string;
+  /** The run's ownership journal (client/ledger.ts): the inventory to read, creates and deletes to append. */
+  readonly journal?: string;
   /** PEM text of --ca-file, read once by the runner. */
   readonly ca?: string;
 };

@@ -89,7 +89,7 @@ export function renderMarkdown(report: RunReport): string {
     // Every id, not a sample: the user must be able to find each widget the run left.
     lines.push('', '| Account | Widget id not deleted | Why |', '|---|---|---|');
     for (const l of report.cleanup.leftovers) lines.push(`| ${inline(l.account, 20)} | ${server(l.id, 1000, true)} | ${server(l.reason, 300, true)} |`);
-    lines.push('', 'Widgets carrying a run marker of this suite: `npm run cleanup -- --base-url …` deletes them (and nothing else).');
+    lines.push('', 'Later, `npm run cleanup -- --base-url …` deletes, with the same proof, what the run\'s journal (`widget-journal-*.jsonl` in the report directory) holds, and nothing else.');
   }
   lines.push('', 'Details, with every HTTP exchange: `conformance.html` and `conformance.json` in the report directory.', '');
   return lines.join('\n');

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
+import { QuietService } from './support.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
 
 export const ACCOUNTS = ['alice', 'bob'] as const;
@@ -28,7 +29,10 @@ export interface UnsafeCase {
   readonly exitCodes: readonly number[];
   /** The ids the run must report as not deleted, given the store after the run and the seeded ids. */
   readonly mustReport?: (store: WidgetStore, seeded: ReadonlySet<string>) => string[];
-  /** True when the suite's own widgets can all be found and deleted (the store ends as it began). */
+  /**
+   * True when the suite's own widgets can all be found and deleted (the store ends as it began).
+   * Otherwise every widget the run made that is left must be named by id in the cleanup report.
+   */
   readonly cleansUp: boolean;
   /** Extra arguments for the run. */
   readonly args?: readonly string[];
@@ -40,6 +44,12 @@ export interface UnsafeCase {
 }
 
 const widgetsOf = (store: WidgetStore, account: string): StoredWidget[] => store.page(account, undefined, 1_000_000).items;
+
+/** A list answer with every widget whose name or description contains "wcs-" left out. */
+function withoutMarked(reply: Reply): Reply {
+  const page = reply.body as PageJson;
+  return { ...reply, body: { ...page, data: page.data.filter((w) => !`${w.name} ${w.description ?? ''}`.includes('wcs-')) } };
+}
 
 /** A reference service over `store` whose create answer is rewritten. */
 function rewritingCreate(store: WidgetStore, rewrite: (account: string, body: WidgetJson) => WidgetJson): ReferenceService {
@@ -87,7 +97,8 @@ export const UNSAFE: readonly UnsafeCase[] = [
     name: 'create-answers-existing-id',
     description: 'stores each new widget but answers its create with the id of one of the account\'s pre-existing widgets',
     exitCodes: [1, 3],
-    cleansUp: true,
+    // The run never learns where its widgets are: a list showing the marker is no proof, so they stay, reported by id.
+    cleansUp: false,
     make: (store) => {
       const preexisting = new Map<string, string[]>(ACCOUNTS.map((a) => [a, widgetsOf(store, a).map((w) => w.id)]));
       let n = 0;
@@ -101,7 +112,7 @@ export const UNSAFE: readonly UnsafeCase[] = [
     name: 'dot-ids',
     description: 'answers creates with the ids "." and "..", and deletes every widget of the account on DELETE /widgets/ (where /widgets/. normalises to)',
     exitCodes: [1, 3],
-    cleansUp: true,
+    cleansUp: false,
     mustReport: () => ['.', '..'],
     make: (store) => {
       let n = 0;
@@ -130,9 +141,7 @@ export const UNSAFE: readonly UnsafeCase[] = [
     cleansUp: true,
     make: (store) => new (class extends ReferenceService {
       protected override list(account: string, query: URLSearchParams): Reply {
-        const reply = super.list(account, query);
-        const page = reply.body as PageJson;
-        return { ...reply, body: { ...page, data: page.data.filter((w) => !`${w.name} ${w.description ?? ''}`.includes('wcs-')) } };
+        return withoutMarked(super.list(account, query));
       }
     })({ store }),
   },
@@ -166,6 +175,119 @@ export const UNSAFE: readonly UnsafeCase[] = [
         const input = super.validateCreate(value);
         const strip = (s: string): string => s.replace(/(^|\s)wcs-\S*/g, '$1').trim() || 'unnamed';
         return { name: strip(input.name), ...(input.description === undefined ? {} : { description: strip(input.description) }) };
+      }
+    })({ store }),
+  },
+  {
+    name: 'existing-id-and-retrieve-agrees',
+    description: 'answers a create with the id of a pre-existing widget, shows the suite\'s new widget on a retrieve of that id, and deletes the pre-existing widget on DELETE',
+    exitCodes: [1, 3],
+    cleansUp: false,
+    args: ['--only', 'CRUD'],
+    make: (store) => {
+      const preexisting = new Map<string, string[]>(ACCOUNTS.map((a) => [a, widgetsOf(store, a).map((w) => w.id)]));
+      const shown = new Map<string, WidgetJson>();
+      let n = 0;
+      return new (class extends ReferenceService {
+        protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+          const reply = await super.create(account, req);
+          const ids = preexisting.get(account) ?? [];
+          if (ids.length === 0) return reply;
+          const id = ids[(n += 1) % ids.length] as string;
+          shown.set(`${account} ${id}`, { ...(reply.body as WidgetJson), id });
+          return { ...reply, body: { ...(reply.body as WidgetJson), id } };
+        }
+        protected override retrieve(account: string, id: string): Reply {
+          const mine = shown.get(`${account} ${id}`);
+          return mine ? { status: 200, body: mine } : super.retrieve(account, id);
+        }
+      })({ store });
+    },
+  },
+  {
+    name: 'marker-on-users-widgets',
+    description: 'shows the latest run marker on every pre-existing widget, in lists and in retrieves',
+    // No rule judges how the user's own widgets are shown: the run may well be conformant.
+    exitCodes: [0, 1],
+    cleansUp: true,
+    make: (store) => {
+      const seeded = new Set(ACCOUNTS.flatMap((a) => widgetsOf(store, a).map((w) => w.id)));
+      let marker = '';
+      const dress = <T extends { id: string; name: string }>(w: T): T => (seeded.has(w.id) && marker ? { ...w, name: `${w.name} ${marker}` } : w);
+      return new (class extends ReferenceService {
+        protected override validateCreate(value: unknown): WidgetInput {
+          const input = super.validateCreate(value);
+          marker = /wcs-[a-z2-7]{14}/.exec(`${input.name} ${input.description ?? ''}`)?.[0] ?? marker;
+          return input;
+        }
+        protected override list(account: string, query: URLSearchParams): Reply {
+          const reply = super.list(account, query);
+          const page = reply.body as PageJson;
+          return { ...reply, body: { ...page, data: page.data.map(dress) } };
+        }
+        protected override retrieve(account: string, id: string): Reply {
+          const reply = super.retrieve(account, id);
+          return reply.status === 200 ? { ...reply, body: dress(reply.body as WidgetJson) } : reply;
+        }
+      })({ store });
+    },
+  },
+  {
+    name: 'shifted-names-failing-deletes',
+    description: 'shows every name of a list page one position off, and answers the first 40 DELETEs with 500',
+    exitCodes: [1, 3],
+    cleansUp: false,
+    make: (store) => {
+      let deletes = 0;
+      return new (class extends QuietService {
+        protected override list(account: string, query: URLSearchParams): Reply {
+          const reply = super.list(account, query);
+          const page = reply.body as PageJson;
+          const data = page.data.map((w, i, all) => ({ ...w, name: (all[(i + 1) % all.length] as WidgetJson).name }));
+          return { ...reply, body: { ...page, data } };
+        }
+        protected override remove(account: string, id: string): Reply {
+          if ((deletes += 1) <= 40) return { status: 500, body: { code: 'internal', message: 'try again later' } };
+          return super.remove(account, id);
+        }
+      })({ store });
+    },
+  },
+  {
+    name: 'lost-answers-hidden-from-lists',
+    description: 'drops the connection instead of answering every fifth create (the widget is made), and leaves marked widgets out of its lists',
+    exitCodes: [1, 3],
+    cleansUp: false,
+    args: ['--only', 'CRUD'],
+    make: (store) => {
+      let creates = 0;
+      const dropped = new WeakSet<Reply>();
+      return new (class extends ReferenceService {
+        protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+          const reply = await super.create(account, req);
+          // Made, then the answer lost.
+          if (reply.status === 201 && (creates += 1) % 5 === 0) dropped.add(reply);
+          return reply;
+        }
+        protected override sendReply(res: ServerResponse, reply: Reply): void {
+          if (dropped.has(reply)) res.destroy();
+          else super.sendReply(res, reply);
+        }
+        protected override list(account: string, query: URLSearchParams): Reply {
+          return withoutMarked(super.list(account, query));
+        }
+      })({ store });
+    },
+  },
+  {
+    name: 'retrieve-upper-cases',
+    description: 'answers retrieves with the name upper-cased (lists and creates are as stored)',
+    exitCodes: [1],
+    cleansUp: true,
+    make: (store) => new (class extends ReferenceService {
+      protected override retrieve(account: string, id: string): Reply {
+        const reply = super.retrieve(account, id);
+        return reply.status === 200 ? { ...reply, body: { ...(reply.body as WidgetJson), name: (reply.body as WidgetJson).name.toUpperCase() } } : reply;
       }
     })({ store }),
   },
