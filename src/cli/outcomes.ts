@@ -7,7 +7,7 @@ export type { Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/m
 import type { TestCase, TestModule } from 'vitest/node';
 import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
 import { sourcePath } from '../paths.ts';
-import { RULES } from '../rules.ts';
+import { RULES, ruleById } from '../rules.ts';
 import { curlCommand } from '../report/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { rootCauses } from '../report/root-causes.ts';
@@ -97,10 +97,67 @@ export interface CollectOptions {
   readonly interruptedBy?: NodeJS.Signals | undefined;
 }
 
+/** The annotation type of evidence (harness/rule.ts EVIDENCE: the runner imports nothing of the workers). */
+const EVIDENCE = 'evidence';
+
+/** What a test saw of other rules, read back from its annotations. */
+export interface Seen {
+  readonly by: TestOutcome;
+  readonly rule: string;
+  readonly failure: FailureReport;
+}
+
+function evidenceOf(test: TestCase, by: TestOutcome): Seen[] {
+  const seen: Seen[] = [];
+  for (const a of test.annotations().filter((x) => x.type === EVIDENCE)) {
+    let e: { rule?: unknown; message?: unknown; expected?: unknown; received?: unknown; note?: unknown; exchanges?: unknown };
+    try {
+      e = JSON.parse(a.message) as typeof e;
+    } catch {
+      continue;
+    }
+    if (typeof e.rule !== 'string' || typeof e.message !== 'string' || !RULES.some((r) => r.id === e.rule)) continue;
+    seen.push({ by, rule: e.rule, failure: failureOf({ message: e.message, detail: e }) });
+  }
+  return seen;
+}
+
+/**
+ * Evidence belongs to its rule (harness/failure.ts Evidence): what a test of another rule saw
+ * becomes a failed (MUST) or warned (SHOULD) test of the rule it breaks, one per rule and
+ * observing test, titled by both, so the rule's outcome is computed from everything the run saw.
+ */
+export function evidenceTests(seen: readonly Seen[]): TestOutcome[] {
+  const groups = new Map<string, Seen[]>();
+  for (const s of seen) {
+    const key = `${s.rule}\u0000${s.by.title}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  return [...groups.values()].map((items): TestOutcome => {
+    const [first] = items as [Seen, ...Seen[]];
+    const rule = ruleById(first.rule);
+    const failures = items.map((i) => i.failure);
+    const must = rule.level === 'MUST';
+    const observer = first.by.title;
+    return {
+      rule: rule.id,
+      title: `${rule.id} violation seen by the test "${observer}"`,
+      file: first.by.file,
+      outcome: must ? 'fail' : 'warn',
+      messages: must ? failures.map((f) => f.message) : [],
+      failures: must ? failures : [],
+      warnings: must ? [] : failures.map((f) => f.message.split('\n').slice(0, 3).map((l) => l.trim()).join(' | ')),
+      seenBy: observer,
+      durationMs: 0,
+    };
+  });
+}
+
 /** Collects the outcomes of a finished run. */
 export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[], options: CollectOptions = {}): RunOutcomes {
   const { only, interruptedBy } = options;
   const tests: TestOutcome[] = [];
+  const seen: Seen[] = [];
   const suiteErrors: string[] = [];
   for (const mod of modules) {
     // Named by its source, the same whether the TypeScript or its compiled form ran.
@@ -108,11 +165,15 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     for (const test of mod.children.allTests()) {
       // Tests --only left out are not skips: they are not part of this run.
       if (only && !only.has(test.meta().rule ?? '')) continue;
-      tests.push(testOutcome(test, file, interruptedBy));
+      const outcome = testOutcome(test, file, interruptedBy);
+      tests.push(outcome);
+      seen.push(...evidenceOf(test, outcome));
     }
     for (const error of mod.errors()) suiteErrors.push(`${file}: ${error.message}`);
   }
   for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);
+  // Computed once every test has ended: a rule's outcome is from all the run saw, in any order.
+  tests.push(...evidenceTests(seen));
   return deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors });
 }
 

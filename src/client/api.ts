@@ -66,6 +66,8 @@ export class WidgetApi {
   private readonly source: TokenSource;
   /** Set once the target refused this account's token for good: no request is sent with it again. */
   private refusedBecause: string | undefined;
+  /** Creates whose answer repeated an id the run held (see repeatOf). */
+  private readonly repeats = new WeakMap<ApiResponse, 'collided' | 'reused'>();
 
   constructor(
     readonly http: HttpClient,
@@ -117,6 +119,14 @@ export class WidgetApi {
     return res;
   }
 
+  /**
+   * Whether this create's answer gave an id the run already held in the account: `collided`
+   * while the earlier widget at it was live (CRUD-3), `reused` after it was deleted (DEL-2).
+   */
+  repeatOf(res: ApiResponse): 'collided' | 'reused' | undefined {
+    return this.repeats.get(res);
+  }
+
   /** POST /widgets (§4.2); a 2xx answer with an id claims it in the ledger (a claim, not proof). */
   async create(body: unknown, opts: CreateOptions = {}): Promise<ApiResponse> {
     const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
@@ -128,6 +138,8 @@ export class WidgetApi {
     );
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
+      const before = this.ownership.get(this.account, id);
+      if (before) this.repeats.set(res, before.deleted ? 'reused' : 'collided');
       this.ownership.claim(this.account, id);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);

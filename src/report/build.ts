@@ -98,6 +98,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
         ...(t.failures.length ? { failures: t.failures } : {}),
         ...(t.outcome === 'error' || t.outcome === 'inconclusive' ? { errors: t.messages } : {}),
         ...(t.dependsOn ? { dependsOn: t.dependsOn } : {}),
+        ...(t.seenBy ? { seenBy: t.seenBy } : {}),
         ...(t.warnings.length ? { warnings: t.warnings } : {}),
         ...(t.skipReason ? { skipReason: t.skipReason } : {}),
         ...(t.runs ? { runs: t.runs } : {}),

@@ -39,6 +39,11 @@ export interface TestOutcome {
   readonly dependsOn?: readonly string[];
   /** A failed or warned test whose every failure another rule's failure would explain (harness/failure.ts explainedBy). */
   readonly explainedBy?: readonly string[];
+  /**
+   * Evidence of this rule's violation seen by a test of another rule (harness/failure.ts
+   * Evidence): the title of the test that saw it. The rule fails (or warns) with it.
+   */
+  readonly seenBy?: string;
   readonly durationMs: number;
 }
 
@@ -87,6 +92,8 @@ export interface TestReport {
   readonly runs?: string;
   /** Inconclusive tests: the rules whose failure would explain it. */
   readonly dependsOn?: readonly string[];
+  /** Evidence seen by a test of another rule: that test's title (TestOutcome.seenBy). */
+  readonly seenBy?: string;
 }
 
 /** Why a rule is inconclusive: what it depends on and which of those failed (report/root-causes.ts). */
