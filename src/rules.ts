@@ -1,6 +1,8 @@
 /**
  * The rule catalogue: one entry per rule the suite checks, read out of the Widget Service
  * specification. Ids are published (dashboards key on them): never renumber or reuse one.
+ * Long because the catalogue is data (one entry per rule, with its statement, basis, interface
+ * pointers and requirements) and is the one source every other part reads.
  */
 
 /** MUST: the spec states it (or it follows from plain JSON/HTTP); SHOULD: HTTP convention where the spec is silent. */
@@ -29,6 +31,15 @@ export interface Rule {
    * may name the rule itself: a rule never depends on itself. `[]` when nothing.
    */
   readonly requires?: readonly string[];
+  /**
+   * A failure of this rule voids the verdict of every rule that requires it, passed or failed:
+   * ids are how every other check finds a widget, so once the server gave one id to two widgets
+   * (CRUD-3, DEL-2) whatever a check saw at an id may have been the other one. Which checks
+   * happened to meet a repeated id depends on timing; the verdict must not (issue 20).
+   */
+  readonly foundation?: true;
+  /** Its checks need a second account (--second-token): without one the rule is not run, and the run is PARTIAL. */
+  readonly secondAccount?: true;
 }
 
 const SPEC_JSON = '§1: "Requests and responses use JSON (media type application/json)."';
@@ -81,7 +92,7 @@ export const RULES: readonly Rule[] = [
     statement: 'Every documented failure is an Error object (code string, message string, request_id string when present) with a 4xx status.',
     basis: SPEC_ERRORS,
     openapi: [ERROR, LIST_4XX, CREATE_4XX, RETRIEVE_4XX],
-    requires: [...CREATES, ...IDS],
+    requires: [...CREATES],
   },
   {
     id: 'FMT-3', level: 'MUST', section: '§2',
@@ -96,20 +107,21 @@ export const RULES: readonly Rule[] = [
     statement: 'Create with a name (with or without description) succeeds with a 2xx and returns the new Widget with the name and description sent.',
     basis: '§4.2: "Creates a new widget on the authenticated account. … Success: the newly created Widget (id, name, description, created_at)."',
     openapi: [CREATE, WIDGET],
-    requires: [...CREATES, ...IDS],
+    requires: [...CREATES],
   },
   {
     id: 'CRUD-2', level: 'MUST', section: '§2, §4.2',
     statement: "created_at is the creation time: within the clock tolerance of the client's clock around the create request.",
     basis: '§2 Widget: "created_at … Creation timestamp."',
     openapi: [CREATE, WIDGET],
-    requires: [...CREATES, ...IDS],
+    requires: [...CREATES],
   },
   {
     id: 'CRUD-3', level: 'MUST', section: '§2',
     statement: 'Widgets created in a row all have distinct ids.',
     basis: '§2 Widget: "id … Unique identifier of the widget."',
     openapi: [CREATE, WIDGET],
+    foundation: true,
     requires: [...CREATES],
   },
   {
@@ -124,14 +136,14 @@ export const RULES: readonly Rule[] = [
     statement: 'Retrieve of an id that does not exist answers an Error object with a 4xx.',
     basis: '§4.3: "Failure: the requested resource does not exist, returns an Error object."',
     openapi: [RETRIEVE_4XX],
-    requires: [...CREATES, ...IDS, ...ERRORS],
+    requires: [...CREATES, ...ERRORS],
   },
   {
     id: 'CRUD-6', level: 'SHOULD', section: '§4.2, §4.3 (RFC 9110 §15.3.2, §15.5.5)',
     statement: 'Create answers 201 Created; retrieve of an unknown id answers 404 Not Found.',
     basis: 'RFC 9110 §15.3.2: "The 201 (Created) status code indicates that the request has been fulfilled and has resulted in one or more new resources being created."',
     openapi: [`${CREATE}/responses/2XX`, RETRIEVE_4XX],
-    requires: [...CREATES, ...IDS],
+    requires: [...CREATES],
   },
   // Delete (§4.4)
   {
@@ -146,6 +158,7 @@ export const RULES: readonly Rule[] = [
     statement: 'A deleted id never comes back as another widget: ids are not reused.',
     basis: '§2 Widget: "id … Unique identifier of the widget."',
     openapi: [DELETE, WIDGET],
+    foundation: true,
     requires: [...CREATES, ...IDS],
   },
   {
@@ -158,6 +171,7 @@ export const RULES: readonly Rule[] = [
   // Account isolation (§1)
   {
     id: 'ISO-1', level: 'MUST', section: '§1, §4.1',
+    secondAccount: true,
     statement: "No widget of account A ever appears in a list walk of account B.",
     basis: SPEC_ISOLATION,
     openapi: [BEARER, LIST],
@@ -165,6 +179,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'ISO-2', level: 'MUST', section: '§1, §4.3',
+    secondAccount: true,
     statement: "Account B cannot retrieve account A's widget: an Error object with a 4xx.",
     basis: SPEC_ISOLATION,
     openapi: [BEARER, RETRIEVE_4XX],
@@ -172,6 +187,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'ISO-3', level: 'MUST', section: '§1, §4.4',
+    secondAccount: true,
     statement: "Account B's delete of account A's widget has no effect: A still retrieves it unchanged.",
     basis: SPEC_ISOLATION,
     openapi: [BEARER, DELETE],
@@ -179,6 +195,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'ISO-4', level: 'MUST', section: '§1, §4.1',
+    secondAccount: true,
     statement: "A cursor obtained by account A, used with B's token, reveals none of A's widgets.",
     basis: SPEC_ISOLATION,
     openapi: [BEARER, LIST],
@@ -186,6 +203,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'ISO-5', level: 'SHOULD', section: '§1, §4.3',
+    secondAccount: true,
     statement: "B's answer for A's widget has the same status and code as for an id that never existed (no existence oracle).",
     basis: SPEC_ISOLATION,
     openapi: [BEARER, RETRIEVE_4XX],
@@ -197,21 +215,21 @@ export const RULES: readonly Rule[] = [
     statement: 'List and create without an Authorization header fail with an Error object and a 4xx.',
     basis: SPEC_AUTH,
     openapi: [BEARER, LIST_4XX, CREATE_4XX],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   {
     id: 'AUTH-2', level: 'MUST', section: '§5, §7',
     statement: 'List and create with an unknown token, a wrong scheme, an empty bearer or a valid token with extra characters fail with an Error object and a 4xx.',
     basis: '§5: "Every operation is authenticated with a bearer token sent in the header Authorization, in the form: Bearer <ACCESS_TOKEN>."',
     openapi: [BEARER, LIST_4XX, CREATE_4XX],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   {
     id: 'AUTH-3', level: 'MUST', section: '§5, §4.2',
     statement: 'A create refused for authentication creates nothing.',
     basis: SPEC_AUTH,
     openapi: [BEARER, CREATE],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   {
     id: 'AUTH-4', level: 'MUST', section: '§5, §4.3, §4.4',
@@ -225,7 +243,7 @@ export const RULES: readonly Rule[] = [
     statement: 'Authentication failures answer 401 with WWW-Authenticate: Bearer and never echo the presented token.',
     basis: 'RFC 6750 §3: "If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field".',
     openapi: [BEARER],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   // Malformed requests (§4.2, §7)
   {
@@ -233,28 +251,28 @@ export const RULES: readonly Rule[] = [
     statement: 'Create without name fails with an Error object and a 4xx, and creates nothing.',
     basis: SPEC_MALFORMED,
     openapi: [CREATE_REQUEST, CREATE_4XX],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   {
     id: 'MAL-2', level: 'MUST', section: '§4.2, §7',
     statement: 'Create with a name that is not a string, or a description of another type, fails with an Error object and a 4xx, and creates nothing.',
     basis: '§4.2 request body: "name string required; description string not required".',
     openapi: [CREATE_REQUEST, CREATE_4XX],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   {
     id: 'MAL-3', level: 'MUST', section: '§4.2, §7',
     statement: 'A body that is not JSON, an empty body, or JSON that is not an object fails with an Error object and a 4xx (never a 5xx), and creates nothing.',
     basis: '§4.2: "Request body (JSON object)"; ' + SPEC_MALFORMED,
     openapi: [`${CREATE}/requestBody`, CREATE_4XX],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   {
     id: 'MAL-4', level: 'SHOULD', section: '§4.2 (RFC 9110 §15.5.1, §15.5.16)',
     statement: 'Malformed bodies answer 400 or 422; a rejected unsupported Content-Type is an Error object (415 recommended).',
     basis: 'RFC 9110 §15.5.16: "The 415 (Unsupported Media Type) status code indicates that the origin server is refusing to service the request because the content is in a format not supported by this method on the target resource."',
     openapi: [`${CREATE}/requestBody`, CREATE_4XX],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   // Pagination (§4.1, §8)
   {
@@ -297,7 +315,7 @@ export const RULES: readonly Rule[] = [
     statement: 'A list without limit returns a valid page (the default applies).',
     basis: '§4.1: "Query parameters (both optional)".',
     openapi: [LIST],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   {
     id: 'PAGE-7', level: 'SHOULD', section: '§4.1',
@@ -311,7 +329,7 @@ export const RULES: readonly Rule[] = [
     statement: 'An invalid limit or cursor is rejected with an Error object, never a 5xx.',
     basis: '§4.1: "limit integer — Maximum number of widgets to return. cursor string — Pagination cursor returned by a previous response."',
     openapi: [`${LIST}/parameters`],
-    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   // Properties (fast-check)
   {
@@ -367,6 +385,11 @@ export function requirementsOf(id: string): ReadonlySet<string> {
   found.delete(id);
   REQUIRED.set(id, found);
   return found;
+}
+
+/** The rules of the catalogue whose checks need a second account. */
+export function secondAccountRules(): string[] {
+  return RULES.filter((r) => r.secondAccount).map((r) => r.id);
 }
 
 /** True when the catalogue lets a check of `id` end inconclusive on `requirement`. */

@@ -162,6 +162,7 @@ describe('flags', () => {
       '--only', 'AUTH,PAGE-3',
       '--baseline', 'known.txt',
       '--fail-on', 'should',
+      '--file-order', 'reverse',
     ]);
     expect(c).toEqual({
       baseUrl: URL_,
@@ -184,6 +185,8 @@ describe('flags', () => {
       only: 'AUTH,PAGE-3',
       baseline: 'known.txt',
       failOn: 'should',
+      fileOrder: 'reverse',
+      withoutSecondToken: false,
       list: false,
       help: false,
     });

@@ -4,7 +4,9 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference/server.ts';
+import { settingsFor } from './servers/faults/case.ts';
 import { ALL_FAULTS } from './servers/faults/index.ts';
+import { busyProcesses } from './support/load.ts';
 import { runAgainst } from './servers/serve.ts';
 import { VARIANTS } from './servers/variants.ts';
 import { ALL_BUT_PROPERTIES } from './support/families.ts';
@@ -62,40 +64,49 @@ describe.concurrent('the suite', () => {
     );
   });
 
-  for (const fault of ALL_FAULTS) {
+  for (const [index, fault] of ALL_FAULTS.entries()) {
     const level = ruleById(fault.rule).level;
-    test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}`, async () => {
-      const run = await runAgainst(fault.make(), fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES);
-      const outcomes = outcomesOf(run.report);
-      const caughtBy = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).join(', ');
-      scoreboard.push({ fault: fault.name, expected: fault.rule, caughtBy, seconds: run.seconds });
-      const outcome = outcomes[fault.rule];
-      if (level === 'MUST') {
-        expect(outcome, explain(run)).toBe('fail');
-        expect(run.exitCode, explain(run)).toBe(1);
-      } else {
-        expect(outcome, explain(run)).toBe('warn');
-      }
-      // The exact sets: no collateral failure the fault does not explain (case.ts).
-      const unsteady = new Set(Object.keys(fault.unsteady ?? {}));
-      const steady = (ids: string[]): string[] => ids.filter((id) => !unsteady.has(id)).sort();
-      const broken = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id);
-      const expectedBroken = [fault.rule, ...Object.keys(fault.alsoBreaks ?? {}), ...Object.keys(fault.wrongBlame ?? {})];
-      expect(steady(broken), `rules failed or warned\n${explain(run)}`).toEqual(steady(expectedBroken));
-      const inconclusive = Object.entries(outcomes).filter(([, o]) => o === 'inconclusive').map(([id]) => id);
-      expect(steady(inconclusive), `rules inconclusive\n${explain(run)}`).toEqual(steady(Object.keys(fault.inconclusive ?? {})));
-      for (const [id, by] of Object.entries(fault.inconclusive ?? {})) {
-        if (unsteady.has(id)) continue;
-        expect(run.report?.rules.find((r) => r.id === id)?.inconclusive?.explainedBy, `${id} explained by ${by}`).toContain(by);
-      }
-      // The message names the difference: expected beside received, for a failure or a warning.
-      const own = run.report?.rules.find((r) => r.id === fault.rule);
-      const named = (own?.tests ?? []).some((t) => (t.failures ?? []).some((f) => !!f.expected && !!f.received) || (t.warnings ?? []).some((w) => /expected: .+\| received: ./.test(w)));
-      expect(named, `${fault.rule}'s message puts the expectation beside what was received\n${explain(run)}`).toBe(true);
-      if (level === 'SHOULD') {
-        const mustBroken = steady(broken).some((id) => ruleById(id).level === 'MUST');
-        expect(run.exitCode, explain(run)).toBe(mustBroken ? 1 : 0);
-      }
-    });
+    // The same exact sets at every setting (case.ts SETTINGS): two for each fault, all for a
+    // timing-sensitive one. No state of an earlier run takes part (run-vitest.ts: no results cache).
+    for (const setting of settingsFor(fault, index)) {
+      test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}, ${setting.label}`, async () => {
+        const load = setting.load ? busyProcesses(2) : undefined;
+        let run;
+        try {
+          run = await runAgainst(fault.make(), [...(fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES), ...setting.args]);
+        } finally {
+          load?.stop();
+        }
+        const outcomes = outcomesOf(run.report);
+        const caughtBy = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).join(', ');
+        scoreboard.push({ fault: `${fault.name} (${setting.label})`, expected: fault.rule, caughtBy, seconds: run.seconds });
+        const outcome = outcomes[fault.rule];
+        if (level === 'MUST') {
+          expect(outcome, explain(run)).toBe('fail');
+          expect(run.exitCode, explain(run)).toBe(1);
+        } else {
+          expect(outcome, explain(run)).toBe('warn');
+        }
+        // The exact sets: no collateral failure the fault does not explain (case.ts).
+        const broken = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).sort();
+        const expectedBroken = [fault.rule, ...Object.keys(fault.alsoBreaks ?? {}), ...Object.keys(fault.wrongBlame ?? {})].sort();
+        expect(broken, `rules failed or warned\n${explain(run)}`).toEqual(expectedBroken);
+        const inconclusive = Object.entries(outcomes).filter(([, o]) => o === 'inconclusive').map(([id]) => id).sort();
+        expect(inconclusive, `rules inconclusive\n${explain(run)}`).toEqual(Object.keys(fault.inconclusive ?? {}).sort());
+        for (const [id, by] of Object.entries(fault.inconclusive ?? {})) {
+          expect(run.report?.rules.find((r) => r.id === id)?.inconclusive?.explainedBy, `${id} explained by ${by}`).toContain(by);
+        }
+        // A deterministic fault is never called intermittent.
+        if (!fault.timing) expect(run.report?.rules.filter((r) => r.intermittent).map((r) => r.id), explain(run)).toEqual([]);
+        // The message names the difference: expected beside received, for a failure or a warning.
+        const own = run.report?.rules.find((r) => r.id === fault.rule);
+        const named = (own?.tests ?? []).some((t) => (t.failures ?? []).some((f) => !!f.expected && !!f.received) || (t.warnings ?? []).some((w) => /expected: .+\| received: ./.test(w)));
+        expect(named, `${fault.rule}'s message puts the expectation beside what was received\n${explain(run)}`).toBe(true);
+        if (level === 'SHOULD') {
+          const mustBroken = broken.some((id) => ruleById(id).level === 'MUST');
+          expect(run.exitCode, explain(run)).toBe(mustBroken ? 1 : 0);
+        }
+      });
+    }
   }
 });

@@ -21,7 +21,7 @@ import { HttpClient } from '../http/client.ts';
 import { Redactor } from '../http/redact.ts';
 import { displayPath, PROJECT_ROOT, userDirectory } from '../paths.ts';
 import { buildReport, hostOf } from '../report/build.ts';
-import { RULES } from '../rules.ts';
+import { RULES, secondAccountRules } from '../rules.ts';
 import { parseOnly, testNamePattern } from './selection.ts';
 import { Ownership } from '../client/ownership.ts';
 import { walkBudget } from '../client/walk.ts';
@@ -132,6 +132,14 @@ async function main(): Promise<number> {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
   }
+  // Before any request: the isolation rules (MUST) need a second account, and a missing CI secret
+  // must not silently drop them. Run without them only when asked, and then never "conformant".
+  const needSecond = secondAccountRules().filter((id) => !only || only.has(id));
+  const embedded = config.baseUrl === undefined;
+  if (!embedded && !config.secondToken && needSecond.length > 0 && !config.withoutSecondToken) {
+    fail(`no second token: ${needSecond.join(', ')} (account isolation, MUST) need a second account; set --second-token or WIDGET_SECOND_TOKEN (or --second-token-command), or pass --without-second-token to run without them (the verdict is then PARTIAL)`, 2);
+  }
+  const notRun = !embedded && !config.secondToken ? needSecond : [];
   // What every client of the runner shares: the extra headers and the trusted CA.
   const shared = { ...(config.headers ? { headers: config.headers } : {}), ...(ca === undefined ? {} : { ca }) };
   const started = new Date();
@@ -231,6 +239,7 @@ async function main(): Promise<number> {
         interrupted: interrupt.signal !== undefined,
         cleanup,
         ...(baseline && config.baseline ? { baseline: { file: config.baseline, ids: baseline } } : {}),
+        ...(notRun.length > 0 ? { notRun } : {}),
       },
       outcomes,
     );
@@ -250,6 +259,7 @@ async function main(): Promise<number> {
         settingsFile: envFile ?? `none (no .env in ${directory})`,
         ...(report.baseline ? { baseline: report.baseline } : {}),
         exitCode,
+        ...(notRun.length > 0 ? { notRun } : {}),
         cleanup: describeCleanup(cleanup),
       })}\n`,
     );

@@ -7,7 +7,7 @@ export type { Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/m
 import type { TestCase, TestModule } from 'vitest/node';
 import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
 import { sourcePath } from '../paths.ts';
-import { RULES, ruleById } from '../rules.ts';
+import { requirementsOf, RULES, ruleById } from '../rules.ts';
 import { curlCommand } from '../report/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { rootCauses } from '../report/root-causes.ts';
@@ -174,7 +174,7 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
   for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);
   // Computed once every test has ended: a rule's outcome is from all the run saw, in any order.
   tests.push(...evidenceTests(seen));
-  return deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors });
+  return voidOnFoundations(deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors }));
 }
 
 /** Each rule of the catalogue with tests in the run, the worst outcome of its tests speaking for it. */
@@ -204,6 +204,26 @@ export function deferToRootCauses(outcomes: RunOutcomes): RunOutcomes {
     return { ...t, outcome: 'inconclusive', dependsOn: by, messages: t.messages.length > 0 ? t.messages : t.warnings };
   });
   if (tests.every((t, i) => t === outcomes.tests[i])) return outcomes;
+  return { ...outcomes, tests, rules: rulesOf(tests) };
+}
+
+/**
+ * A failed foundation rule (rules.ts `foundation`: ids told apart) voids the verdict of every rule
+ * that requires it: each of their tests that passed, warned or failed becomes inconclusive naming
+ * it. Which checks met a repeated id is a matter of timing; that every check finding widgets by
+ * id stands on ids told apart is not, so the verdict is the same at any concurrency and order.
+ */
+export function voidOnFoundations(outcomes: RunOutcomes): RunOutcomes {
+  const failed = outcomes.rules.filter((r) => r.rule.foundation && r.outcome === 'fail').map((r) => r.rule.id);
+  if (failed.length === 0) return outcomes;
+  const tests = outcomes.tests.map((t): TestOutcome => {
+    if (t.outcome !== 'pass' && t.outcome !== 'warn' && t.outcome !== 'fail') return t;
+    const by = failed.filter((id) => requirementsOf(t.rule).has(id));
+    if (by.length === 0) return t;
+    // A failed foundation that itself stands on another failed one (DEL-2 on CRUD-3) goes too.
+    const text = `no verdict: this check finds widgets by id, and ${by.join(' and ')} failed in this run, so what it saw at an id may have been another widget`;
+    return { ...t, outcome: 'inconclusive', dependsOn: by, messages: [text, ...t.messages, ...t.warnings] };
+  });
   return { ...outcomes, tests, rules: rulesOf(tests) };
 }
 

@@ -67,7 +67,7 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
     await ctx.annotate(r.level, 'level');
     await ctx.annotate(r.section, 'section');
     const run = runContext();
-    if (options.needs === 'second-token' && !run.second) {
+    if ((options.needs === 'second-token' || r.secondAccount) && !run.second) {
       await ctx.annotate(SECOND_TOKEN_HINT, 'skip-reason');
       ctx.skip(SECOND_TOKEN_HINT);
     }

@@ -23,6 +23,8 @@ export interface RunInfo {
   readonly baseline?: { file: string; ids: ReadonlySet<string> };
   /** --implementation; absent: the base URL's host. */
   readonly implementation?: string;
+  /** Rules not run because the run had no second account (--without-second-token). */
+  readonly notRun?: readonly string[];
 }
 
 /** The base URL's host (with its port): the label of an implementation nobody named. */
@@ -54,7 +56,8 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     interfaceVersion: INTERFACE_VERSION,
     catalogue: { hash: catalogueHash(RULES), rules: RULES.length },
     implementation: info.implementation ?? hostOf(info.baseUrl),
-    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)),
+    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)) || (info.notRun?.length ?? 0) > 0,
+    ...(info.notRun?.length ? { notRun: info.notRun } : {}),
     target: info.target,
     baseUrl: info.baseUrl,
     startedAt: info.startedAt.toISOString(),
@@ -65,7 +68,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     requests: info.stats.requests,
     retries: info.stats.retries,
     rateLimitWaitMs: info.stats.rateLimitWaitMs,
-    verdict: verdictOf({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures }),
+    verdict: verdictOf({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, ...(info.notRun ? { notRun: info.notRun } : {}) }),
     gate: { passed: info.exitCode === 0, knownFailures },
     exitCode: info.exitCode,
     strict: info.strict,

@@ -65,7 +65,7 @@ export interface RunOutcomes {
   readonly suiteErrors: string[];
 }
 
-export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'interrupted';
+export type Verdict = 'conformant' | 'not-conformant' | 'partial' | 'incomplete' | 'interrupted';
 
 /** One failure of a test: the expectation beside what was received, and the HTTP exchanges. */
 export interface FailureReport {
@@ -147,6 +147,8 @@ export interface RunReport {
   readonly implementation: string;
   /** Not every rule of the catalogue was run (--only): absent rules were not checked, not passed. */
   readonly partial: boolean;
+  /** Rules not run because the run had no second account (--without-second-token): the verdict is then at best partial. */
+  readonly notRun?: readonly string[];
   /** "embedded reference server" or the base URL. */
   readonly target: string;
   readonly baseUrl: string;
