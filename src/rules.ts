@@ -71,8 +71,9 @@ const RETRIEVE_4XX = `${RETRIEVE}/responses/4XX`;
 // (PROP-2) that succeeds (CRUD-1) with a JSON (FMT-1) Widget holding a string id (FMT-3).
 const CREATES = ['PROP-2', 'CRUD-1', 'FMT-1', 'FMT-3'];
 // Widgets told apart by id: once two widgets share one (both live: CRUD-3; one deleted before: DEL-2),
-// a check may be looking at the other.
-const IDS = ['CRUD-3', 'DEL-2'];
+// a check may be looking at the other; and found as created (CRUD-4): the proof that a widget is
+// the suite's own before it is deleted reads the run marker from a retrieve.
+const IDS = ['CRUD-3', 'DEL-2', 'CRUD-4'];
 // An Error object's shape is FMT-1's and FMT-2's: a rule expecting one defers to them for it.
 const ERRORS = ['FMT-1', 'FMT-2'];
 // A list walk that ends: absence from a walk cut short proves nothing.

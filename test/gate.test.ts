@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { startReferenceServer } from '../src/reference/server.ts';
-import { startServer } from '../src/reference/server.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startReferenceServer, startServer } from '../src/reference/server.ts';
 import { CRUD_FAULTS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { TOKENS } from './servers/support.ts';
@@ -21,7 +21,7 @@ const BREAKS_CRUD_4 = fault('retrieve-drops-description');
 const BREAKS_CRUD_6 = fault('create-answers-200');
 const ONLY = ['--only', 'CRUD,AUTH-1'];
 /** A retrieve that changes the name's case (issue 20): CRUD-4 fails, checks that retrieve depend on it. */
-const CASE_CHANGING = CRUD_FAULTS.find((f) => f.name === 'retrieve-drops-description')!;
+const CASE_CHANGING = CRUD_FAULTS.find((f) => f.name === 'retrieve-changes-name-case')!;
 
 function baselineFile(text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'wcs-baseline-')), 'known-failures.txt');
@@ -95,7 +95,12 @@ describe.concurrent('the gate', () => {
   test('ISO-1 … ISO-5 need a second account: with no second token the run stops with one line and exit 2 before any request', async () => {
     const reference = await startReferenceServer();
     let requests = 0;
-    const counting = await startServer({ handle: (req, res) => { requests += 1; res.writeHead(500).end(); } } as never);
+    const counting = await startServer({
+      handle: (_req: IncomingMessage, res: ServerResponse) => {
+        requests += 1;
+        res.writeHead(500).end();
+      },
+    });
     try {
       const run = await runSuite(['--base-url', counting.baseUrl, '--token', reference.tokens[0]]);
       expect(run.exitCode, explain(run)).toBe(2);

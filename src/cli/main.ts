@@ -170,7 +170,7 @@ async function main(): Promise<number> {
   const accounts = runnerAccounts(client, target, marker);
   try {
     try {
-      for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : '--second-token / WIDGET_SECOND_TOKEN');
+      for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.tokenCommand ? 'the token --token-command printed' : config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : config.secondTokenCommand ? 'the token --second-token-command printed' : '--second-token / WIDGET_SECOND_TOKEN');
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);

@@ -229,26 +229,34 @@ export class WidgetApi {
     try {
       renewed = await this.source.renewed(token);
     } catch (error) {
-      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run (${request} answered ${res.status}), and renewing it failed: ${(error as Error).message}`);
+      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run (${request} answered ${res.status}), and renewing it failed: ${(error as Error).message}`, res);
     }
     if (renewed !== undefined) {
       const again = await send(renewed);
       if ((await this.checkToken(again, auth, request, renewed)) === 'accepted') return again;
-      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`);
+      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`, again);
     }
     // No renewal left: say so, or a run with a command would read as one without.
     const renewals = this.source.renewals;
     const spent = renewals === undefined ? '' : `, after the token command had renewed the token ${renewals} time(s), the most a run allows`;
-    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}${spent}`);
+    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}${spent}`, res);
   }
 
-  private tokenRejected(message: string): never {
+  private tokenRejected(message: string, res?: ApiResponse): never {
     this.refusedBecause ??= message;
     this.hooks.onTokenRejected?.(message);
-    throw new TokenRejectedError(message);
+    throw new TokenRejectedError(message, res ? { status: res.status, ...serverMessage(res) } : undefined);
   }
 
   private writing(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
     return this.hooks.write ? this.hooks.write(send) : send();
   }
+}
+
+/** The message a refusal carried: the Error object's message, or the start of a body that is not one. */
+function serverMessage(res: ApiResponse): { message?: string } {
+  const json = res.json as { message?: unknown; error?: unknown } | undefined;
+  const said = typeof json?.message === 'string' ? json.message : typeof json?.error === 'string' ? json.error : res.text.trim();
+  const flat = said.replace(/\s+/g, ' ').trim();
+  return flat === '' ? {} : { message: flat.length > 200 ? `${flat.slice(0, 200)}…` : flat };
 }

@@ -5,7 +5,8 @@
  */
 import { test, type TestContext } from 'vitest';
 import type { WidgetApi } from '../client/api.ts';
-import { InconclusiveError } from '../errors.ts';
+import { InconclusiveError, UnprovenDeleteError } from '../errors.ts';
+import { unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn, ruleById, type Rule } from '../rules.ts';
 import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
@@ -84,6 +85,9 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
+      // A delete the suite would not send because a retrieve never shows the widget as created
+      // (its run marker altered) is CRUD-4's fault, not a problem of the suite.
+      if (error instanceof UnprovenDeleteError && mayDependOn(r.id, 'CRUD-4')) await unprovenBecauseOfRetrieve(t, t.api, error);
       if (error instanceof ConformanceFailure && r.level === 'SHOULD') {
         await ctx.annotate(firstLines(error.message), 'warning');
         // A warning another rule's failure would explain (failure.ts explainedBy): the runner decides.

@@ -10,7 +10,11 @@ import { evidenceTests, exitCodeOf, unexplainedInconclusive } from '../../src/cl
 import { rulesToRecheck, withSecondAttempt } from '../../src/cli/recheck.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { mayDependOn, requirementsOf, RULES } from '../../src/rules.ts';
-import { outcomesOf, testOf } from './support/report.ts';
+import { refusedToken } from '../../src/cli/probe.ts';
+import { badgeStatus } from '../../src/report/badge.ts';
+import { verdictOf } from '../../src/report/verdict.ts';
+import { formatIssues, validateSchema } from '../../src/schema.ts';
+import { outcomesOf, reportOf, testOf } from './support/report.ts';
 
 describe('requirements in the catalogue', () => {
   it('every rule declares what it requires (requires: [] when nothing), each a rule of the catalogue', () => {
@@ -115,5 +119,29 @@ describe('intermittent only when the tests that saw the fault ran again and saw 
     const again = testOf('PROP-3', 'inconclusive', { title: 'PROP-3 sequences', dependsOn: ['DEL-2'] });
     const merged = withSecondAttempt(first, outcomesOf([testOf('DEL-2', 'pass', { title: 'DEL-2 own' }), again, ...evidenceTests([seen('DEL-2', again)])]));
     expect(merged.rules.find((r) => r.rule.id === 'DEL-2')?.intermittent).toBeUndefined();
+  });
+});
+
+describe('the probe says what the server really sent', () => {
+  it('a 403 names the server\'s message and suggests a missing scope or header, not a wrong token', () => {
+    const error = refusedToken('--token / WIDGET_TOKEN', { status: 403, message: 'missing scope widgets:read' });
+    expect(error.message).toBe('GET /widgets answered 403 Forbidden with "missing scope widgets:read" to --token / WIDGET_TOKEN: the target knows the token but refuses it access; check the token\'s scope or permissions, or whether a gateway in front wants another header (pass it with --header "Name: value")');
+  });
+
+  it('a 401 keeps its status and message; a token a --token-command printed is named as such', () => {
+    expect(refusedToken('the token --token-command printed', { status: 401, message: 'expired' }).message).toBe('the target refused the token --token-command printed (GET /widgets answered 401 with "expired"): check that it is a valid token for this server');
+  });
+});
+
+describe('a run without the second account is never conformant', () => {
+  it('exit 0 with rules not run is PARTIAL; the badge names them', () => {
+    expect(verdictOf({ interrupted: false, exitCode: 0, knownFailures: 0, notRun: ['ISO-1', 'ISO-2'] })).toBe('partial');
+    expect(verdictOf({ interrupted: false, exitCode: 0, knownFailures: 0 })).toBe('conformant');
+    expect(verdictOf({ interrupted: false, exitCode: 1, knownFailures: 0, notRun: ['ISO-1'] })).toBe('not-conformant');
+    const report = reportOf(outcomesOf([testOf('CRUD-1', 'pass')]), { exitCode: 0, notRun: ['ISO-1', 'ISO-2'] });
+    expect(report.verdict).toBe('partial');
+    expect(report.partial).toBe(true);
+    expect(badgeStatus(report).text).toBe('partial: ISO-1 ISO-2 not run');
+    expect(formatIssues(validateSchema('conformance-report', report))).toBe('');
   });
 });

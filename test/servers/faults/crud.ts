@@ -49,6 +49,19 @@ export const CRUD_FAULTS: readonly FaultCase[] = [
     })()),
   },
   {
+    name: 'retrieve-changes-name-case', rule: 'CRUD-4', description: 'returns the name in upper case when a widget is retrieved (create and list return it as sent)',
+    // The proof that a widget is the suite's own before its delete reads the run marker from a
+    // retrieve: every check that deletes has no verdict, under CRUD-4 (issue 20).
+    inconclusive: { 'DEL-1': 'CRUD-4', 'DEL-2': 'CRUD-4', 'DEL-3': 'CRUD-4', 'AUTH-4': 'CRUD-4', 'ISO-3': 'CRUD-4' },
+    make: () => serve(new (class extends ReferenceService {
+      protected override retrieve(account: string, id: string): Reply {
+        const reply = super.retrieve(account, id);
+        const body = reply.body as WidgetJson;
+        return { ...reply, body: { ...body, name: body.name.toUpperCase() } };
+      }
+    })()),
+  },
+  {
     name: 'unknown-id-500', rule: 'CRUD-5', description: 'answers a retrieve of an unknown id with a 500',
     alsoBreaks: { 'FMT-2': 'the documented failure for an unknown id is a 500, not a 4xx Error', 'CRUD-6': 'an unknown id is answered 500, not 404', 'DEL-1': 'a retrieve of a deleted widget (now unknown) is answered 500, not a 4xx', 'ISO-2': 'another account\'s widget is unknown to B: answered 500, not a 4xx' },
     make: () => serve(new (class extends ReferenceService {
