@@ -49,6 +49,8 @@ describe.concurrent('the suite', () => {
   // Faults of non-property rules are run without the property tests, the slowest part of a
   // run: those are judged across seeds in properties.test.ts.
   const WITHOUT_PROPERTIES = ['--only', ALL_BUT_PROPERTIES];
+  /** A run at concurrency 1, or beside two busy processes, on a machine shared with other runs. */
+  const FAULT_RUN_TIMEOUT_MS = 400_000;
 
   const scoreboard: Array<{ fault: string; expected: string; caughtBy: string; seconds: number }> = [];
   afterAll(() => {
@@ -106,7 +108,7 @@ describe.concurrent('the suite', () => {
           const mustBroken = broken.some((id) => ruleById(id).level === 'MUST');
           expect(run.exitCode, explain(run)).toBe(mustBroken ? 1 : 0);
         }
-      });
+      }, FAULT_RUN_TIMEOUT_MS);
     }
   }
 });

@@ -7,7 +7,7 @@ export type { Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/m
 import type { TestCase, TestModule } from 'vitest/node';
 import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
 import { sourcePath } from '../paths.ts';
-import { requirementsOf, RULES, ruleById } from '../rules.ts';
+import { RULES, ruleById } from '../rules.ts';
 import { curlCommand } from '../report/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { rootCauses } from '../report/root-causes.ts';
@@ -97,6 +97,9 @@ export interface CollectOptions {
   readonly interruptedBy?: NodeJS.Signals | undefined;
 }
 
+/** How many sightings of one rule's violation by one test the reports show. */
+const EVIDENCE_SHOWN = 3;
+
 /** The annotation type of evidence (harness/rule.ts EVIDENCE: the runner imports nothing of the workers). */
 const EVIDENCE = 'evidence';
 
@@ -136,7 +139,13 @@ export function evidenceTests(seen: readonly Seen[]): TestOutcome[] {
   return [...groups.values()].map((items): TestOutcome => {
     const [first] = items as [Seen, ...Seen[]];
     const rule = ruleById(first.rule);
-    const failures = items.map((i) => i.failure);
+    // A few sightings make the case; a test that met the fault at every create would repeat it.
+    const distinct = items.filter((x, i) => items.findIndex((y) => y.failure.received === x.failure.received) === i);
+    const failures = distinct.slice(0, EVIDENCE_SHOWN).map((i) => i.failure);
+    if (items.length > failures.length) {
+      const last = failures.pop() as FailureReport;
+      failures.push({ ...last, note: `${last.note ? `${last.note}\n` : ''}${items.length} sightings in this test; ${EVIDENCE_SHOWN} shown` });
+    }
     const must = rule.level === 'MUST';
     const observer = first.by.title;
     return {
@@ -214,11 +223,15 @@ export function deferToRootCauses(outcomes: RunOutcomes): RunOutcomes {
  * id stands on ids told apart is not, so the verdict is the same at any concurrency and order.
  */
 export function voidOnFoundations(outcomes: RunOutcomes): RunOutcomes {
-  const failed = outcomes.rules.filter((r) => r.rule.foundation && r.outcome === 'fail').map((r) => r.rule.id);
+  const direct = (id: string): readonly string[] => ruleById(id).requires ?? [];
+  let failed = outcomes.rules.filter((r) => r.rule.foundation && r.outcome === 'fail').map((r) => r.rule.id);
+  // A foundation that stands on another failed one (DEL-2 on CRUD-3) is voided by it, not a cause.
+  failed = failed.filter((id) => !failed.some((other) => other !== id && direct(id).includes(other)));
   if (failed.length === 0) return outcomes;
   const tests = outcomes.tests.map((t): TestOutcome => {
     if (t.outcome !== 'pass' && t.outcome !== 'warn' && t.outcome !== 'fail') return t;
-    const by = failed.filter((id) => requirementsOf(t.rule).has(id));
+    // Declared directly: the rules whose own checks find widgets by id (rules.ts IDS).
+    const by = failed.filter((id) => id !== t.rule && direct(t.rule).includes(id));
     if (by.length === 0) return t;
     // A failed foundation that itself stands on another failed one (DEL-2 on CRUD-3) goes too.
     const text = `no verdict: this check finds widgets by id, and ${by.join(' and ')} failed in this run, so what it saw at an id may have been another widget`;

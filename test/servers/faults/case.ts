@@ -6,7 +6,7 @@
  * failure of `rule` says what differed. An undeclared collateral failure is wrong blame until
  * shown otherwise.
  */
-import { familyOf, requirementsOf, RULES } from '../../../src/rules.ts';
+import { familyOf, RULES } from '../../../src/rules.ts';
 import type { TestServer } from '../serve.ts';
 
 /** Rule id → one line saying why. */
@@ -60,9 +60,9 @@ export function settingsFor(fault: FaultCase, index: number): readonly RunSettin
 }
 
 /**
- * Every rule of the run that requires `id` (rules.ts requirementsOf), each explained by it: what a
+ * Every rule of the run that declares `id` among its own requirements (rules.ts), each explained by it: what a
  * failed foundation rule (`foundation`) leaves inconclusive. `families` are left out (not run).
  */
 export function dependentsOf(id: string, leftOut: readonly string[] = ['PROP']): RuleNotes {
-  return Object.fromEntries(RULES.filter((r) => !leftOut.includes(familyOf(r.id)) && requirementsOf(r.id).has(id)).map((r) => [r.id, id]));
+  return Object.fromEntries(RULES.filter((r) => r.id !== id && !leftOut.includes(familyOf(r.id)) && (r.requires ?? []).includes(id)).map((r) => [r.id, id]));
 }
