@@ -229,7 +229,10 @@ export function voidOnFoundations(outcomes: RunOutcomes): RunOutcomes {
   failed = failed.filter((id) => !failed.some((other) => other !== id && direct(id).includes(other)));
   if (failed.length === 0) return outcomes;
   const tests = outcomes.tests.map((t): TestOutcome => {
-    if (t.outcome !== 'pass' && t.outcome !== 'warn' && t.outcome !== 'fail') return t;
+    // A skip the test decided on from what the server showed (a choice it made, seen at an id) is
+    // voided too; a test that never ran (no second account, an interruption) is not.
+    const decided = t.outcome === 'skip' && t.skipReason !== undefined && !t.skipReason.startsWith('not run') && !t.skipReason.includes('--second-token');
+    if (t.outcome !== 'pass' && t.outcome !== 'warn' && t.outcome !== 'fail' && !decided) return t;
     // Declared directly: the rules whose own checks find widgets by id (rules.ts IDS).
     const by = failed.filter((id) => id !== t.rule && direct(t.rule).includes(id));
     if (by.length === 0) return t;

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evidenceTests, exitCodeOf, unexplainedInconclusive } from '../../src/cli/outcomes.ts';
+import { evidenceTests, exitCodeOf, unexplainedInconclusive, voidOnFoundations } from '../../src/cli/outcomes.ts';
 import { rulesToRecheck, withSecondAttempt } from '../../src/cli/recheck.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { mayDependOn, requirementsOf, RULES } from '../../src/rules.ts';
@@ -143,5 +143,33 @@ describe('a run without the second account is never conformant', () => {
     expect(report.partial).toBe(true);
     expect(badgeStatus(report).text).toBe('partial: ISO-1 ISO-2 not run');
     expect(formatIssues(validateSchema('conformance-report', report))).toBe('');
+  });
+});
+
+describe('a failed foundation voids its dependents, whatever they saw', () => {
+  it('CRUD-3 failed: every rule declaring it is inconclusive under it, passed, failed or skipped by choice; a test never run stays skipped', () => {
+    const run = voidOnFoundations(outcomesOf([
+      testOf('CRUD-3', 'fail'),
+      testOf('CRUD-4', 'pass'),
+      testOf('DEL-1', 'fail'),
+      testOf('ISO-2', 'skip', { skipReason: 'the server showed another widget at that id' }),
+      testOf('ISO-4', 'skip', { skipReason: 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it' }),
+      testOf('AUTH-1', 'pass'),
+    ]));
+    const outcome = Object.fromEntries(run.rules.map((r) => [r.rule.id, r.outcome]));
+    expect(outcome).toEqual({ 'CRUD-3': 'fail', 'CRUD-4': 'inconclusive', 'DEL-1': 'inconclusive', 'ISO-2': 'inconclusive', 'ISO-4': 'skip', 'AUTH-1': 'pass' });
+    expect(run.tests.find((t) => t.rule === 'DEL-1')?.dependsOn).toEqual(['CRUD-3']);
+    expect(exitCodeOf(run)).toBe(1);
+  });
+
+  it('DEL-2 stands on CRUD-3: with both failed, DEL-2 is voided and CRUD-3 alone explains the rest', () => {
+    const run = voidOnFoundations(outcomesOf([testOf('CRUD-3', 'fail'), testOf('DEL-2', 'fail'), testOf('CRUD-4', 'pass')]));
+    expect(Object.fromEntries(run.rules.map((r) => [r.rule.id, r.outcome]))).toEqual({ 'CRUD-3': 'fail', 'DEL-2': 'inconclusive', 'CRUD-4': 'inconclusive' });
+    expect(run.tests.find((t) => t.rule === 'CRUD-4')?.dependsOn).toEqual(['CRUD-3']);
+  });
+
+  it('nothing changes when no foundation failed', () => {
+    const outcomes = outcomesOf([testOf('CRUD-4', 'fail'), testOf('DEL-1', 'pass')]);
+    expect(voidOnFoundations(outcomes)).toBe(outcomes);
   });
 });
