@@ -105,13 +105,7 @@ export function expectErrorObject(t: RuleContext, res: ApiResponse, action: stri
  * held is evidence for CRUD-3 (its widget still live) or DEL-2 (deleted before), whoever sees it.
  */
 export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a create with a valid name', api: WidgetApi = t.api): Json & { id: string } {
-  const refused = refusedOrdinaryInput(res);
-  prerequisite(t, 'PROP-2', refused === undefined, () => refused as FailureDetail);
-  prerequisite(t, 'CRUD-1', res.status >= 200 && res.status < 300, () => ({
-    expected: `a 2xx status for ${action}`,
-    received: `${res.status}`,
-    exchanges: [res.exchange],
-  }));
+  requireAccepted(t, res, action);
   prerequisite(t, 'FMT-1', res.jsonError === undefined, () => ({
     expected: `the created Widget of ${action} as a JSON body`,
     received: res.jsonError ?? '',
@@ -139,6 +133,20 @@ export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a crea
     });
   }
   return body as Json & { id: string };
+}
+
+/**
+ * A create of valid input answered 2xx, or the check ends: inconclusive on PROP-2 when ordinary
+ * input was refused with a 4xx (the suite's own names are such), on CRUD-1 otherwise.
+ */
+export function requireAccepted(t: RuleContext, res: ApiResponse, action: string): void {
+  const refused = refusedOrdinaryInput(res);
+  prerequisite(t, 'PROP-2', refused === undefined, () => refused as FailureDetail);
+  prerequisite(t, 'CRUD-1', res.status >= 200 && res.status < 300, () => ({
+    expected: `a 2xx status for ${action}`,
+    received: `${res.status}`,
+    exchanges: [res.exchange],
+  }));
 }
 
 /** Statuses that refuse a request for other reasons than its input: not a refusal of the name. */
