@@ -13,6 +13,9 @@ import { ALL_BUT_PROPERTIES } from './support/families.ts';
 import { explain, outcomesOf, runSuite } from './support/suite-runner.ts';
 import { ruleById } from '../src/rules.ts';
 
+/** A run at concurrency 1, or beside two busy processes (a CPU-load setting of a neighbouring self-test), on a shared machine. */
+const FAULT_RUN_TIMEOUT_MS = 400_000;
+
 describe.concurrent('the suite', () => {
   test('passes the embedded reference server with no failure, warning, error or skip', async () => {
     const run = await runSuite([]);
@@ -24,7 +27,7 @@ describe.concurrent('the suite', () => {
     const titles = (run.report?.rules ?? []).flatMap((r) => r.tests.map((t) => t.title));
     expect(titles.filter((title, i) => titles.indexOf(title) !== i), 'repeated test titles').toEqual([]);
     expect(titles.filter((title) => /wcs-|seed/i.test(title)), 'titles that change from run to run').toEqual([]);
-  });
+  }, FAULT_RUN_TIMEOUT_MS);
 
   test('passes the reference server reached by --base-url, with both tokens', async () => {
     const server = await startReferenceServer();
@@ -35,7 +38,7 @@ describe.concurrent('the suite', () => {
     } finally {
       await server.close();
     }
-  });
+  }, FAULT_RUN_TIMEOUT_MS);
 
   for (const variant of VARIANTS) {
     test(`passes the conformant variant "${variant.name}" (${variant.description})`, async () => {
@@ -43,14 +46,12 @@ describe.concurrent('the suite', () => {
       expect(run.exitCode, explain(run)).toBe(0);
       const mustNotPassed = (run.report?.rules ?? []).filter((r) => r.level === 'MUST' && r.outcome !== 'pass');
       expect(mustNotPassed.map((r) => r.id), explain(run)).toEqual([]);
-    });
+    }, FAULT_RUN_TIMEOUT_MS);
   }
 
   // Faults of non-property rules are run without the property tests, the slowest part of a
   // run: those are judged across seeds in properties.test.ts.
   const WITHOUT_PROPERTIES = ['--only', ALL_BUT_PROPERTIES];
-  /** A run at concurrency 1, or beside two busy processes, on a machine shared with other runs. */
-  const FAULT_RUN_TIMEOUT_MS = 400_000;
 
   const scoreboard: Array<{ fault: string; expected: string; caughtBy: string; seconds: number }> = [];
   afterAll(() => {
