@@ -119,7 +119,8 @@ export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a crea
     exchanges: [res.exchange],
   }));
   const repeat = api.repeatOf(res);
-  if (repeat === 'collided') {
+  // CRUD-3's own test judges its creates together (every id it got, the repeated ones named).
+  if (repeat === 'collided' && t.rule.id !== 'CRUD-3') {
     t.evidence('CRUD-3', {
       expected: `a new widget with an id no live widget of the ${api.account} account has`,
       received: `id ${preview(body.id)}, which an earlier create of this run was answered with, its widget not deleted`,
