@@ -19,6 +19,7 @@ export interface SuiteConfig {
   secondToken?: string;
   tokenCommand?: string;
   secondTokenCommand?: string;
+  withoutSecondToken: boolean;
   headers?: Readonly<Record<string, string>>;
   /** Header names whose --header values are secrets, comma-separated (besides the ones secret by name). */
   secretHeaders?: string;
@@ -44,6 +45,7 @@ export interface SuiteConfig {
   only?: string;
   baseline?: string;
   failOn?: string;
+  fileOrder?: string;
   implementation?: string;
   list: boolean;
   help: boolean;
@@ -116,6 +118,8 @@ export const OPTIONS: readonly OptionDef[] = [
     defaultText: 'none', description: 'Shell command whose output is the token of the account under test (instead of --token); run again when the target stops accepting the token' },
   { flag: '--second-token-command', env: 'WIDGET_SECOND_TOKEN_COMMAND', kind: 'command', key: 'secondTokenCommand', arg: 'cmd',
     defaultText: 'none', description: 'Shell command whose output is the token of the second account (instead of --second-token)' },
+  { flag: '--without-second-token', env: 'WIDGET_WITHOUT_SECOND_TOKEN', kind: 'bool', key: 'withoutSecondToken', default: false,
+    description: 'Run without a second account: the isolation rules are not run, and the verdict and badge say PARTIAL, naming them (without this, a run with no second token stops before any request)' },
   { flag: '--header', env: 'WIDGET_HEADERS', kind: 'headers', key: 'headers', arg: 'name: value', secret: true,
     defaultText: 'none', description: 'Header sent on every request, as "Name: value"; repeatable (in WIDGET_HEADERS one per line); shown as sent in all output unless it is secret (see --secret-header)' },
   { flag: '--secret-header', env: 'WIDGET_SECRET_HEADERS', kind: 'string', key: 'secretHeaders', arg: 'names', repeatable: true,
@@ -164,6 +168,8 @@ export const OPTIONS: readonly OptionDef[] = [
     description: 'File of rule ids known to fail: reported as expected failures, they do not fail the run' },
   { flag: '--fail-on', env: 'WIDGET_FAIL_ON', kind: 'string', key: 'failOn', arg: 'level', defaultText: 'must',
     description: 'Which violations fail the run: must, or should (the long form of --strict)' },
+  { flag: '--file-order', env: 'WIDGET_FILE_ORDER', kind: 'string', key: 'fileOrder', arg: 'order', defaultText: 'name',
+    description: 'Order the suite files run in: name or reverse; the verdict does not depend on it (the self-tests check so)' },
   { flag: '--implementation', env: 'WIDGET_IMPLEMENTATION', kind: 'string', key: 'implementation', arg: 'name@version',
     defaultText: "the base URL's host (reference@<suite version> for the embedded server)",
     description: 'Label of the implementation under test, written into the reports; npm run compare lines up runs of one implementation by its name' },
@@ -524,6 +530,12 @@ function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['key'], s
   }
   if (c.implementation !== undefined && (c.implementation.length > IMPLEMENTATION_MAX || /[\p{Cc}]/u.test(c.implementation))) {
     throw new ConfigError(`${from('implementation')} must be at most ${IMPLEMENTATION_MAX} characters without control characters, e.g. acme-widgets@2.3.1`);
+  }
+  if (c.fileOrder !== undefined && c.fileOrder !== 'name' && c.fileOrder !== 'reverse') {
+    throw new ConfigError(`${from('fileOrder')} must be name or reverse, got ${JSON.stringify(c.fileOrder)}`);
+  }
+  if (c.withoutSecondToken && (c.secondToken !== undefined || c.secondTokenCommand !== undefined)) {
+    throw new ConfigError(`${from('withoutSecondToken')} contradicts a second token (${c.secondToken !== undefined ? from('secondToken') : from('secondTokenCommand')}): give one of them`);
   }
   if (c.failOn !== undefined) {
     const level = c.failOn.toLowerCase();

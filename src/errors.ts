@@ -60,7 +60,11 @@ export class InconclusiveError extends SuiteError {
 
 /** The target stopped accepting a token it accepted before: a setup problem (exit 2), not a verdict. */
 export class TokenRejectedError extends SuiteError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What the target answered when it refused the token: its status and the message it gave, if any. */
+    readonly answer?: { readonly status: number; readonly message?: string },
+  ) {
     super(message, 'ERR_TOKEN_REJECTED');
   }
 }

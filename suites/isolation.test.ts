@@ -18,7 +18,7 @@ const needs = { needs: 'second-token' } as const;
 /** Creates a widget in the given account, with a description, and returns it. */
 async function createIn(t: RuleContext, api: WidgetApi): Promise<Json & { id: string }> {
   const res = await api.create({ name: t.name(), description: `${api.account} account ${randomBytes(6).toString('hex')}` });
-  return createdWidget(t, res, `a create in the ${api.account} account`);
+  return createdWidget(t, res, `a create in the ${api.account} account`, api);
 }
 
 /** The items of a walk's page (reduced to the Widget fields). */

@@ -165,6 +165,7 @@ describe('flags', () => {
       '--only', 'AUTH,PAGE-3',
       '--baseline', 'known.txt',
       '--fail-on', 'should',
+      '--file-order', 'reverse',
     ]);
     expect(c).toEqual({
       baseUrl: URL_,
@@ -190,6 +191,8 @@ describe('flags', () => {
       only: 'AUTH,PAGE-3',
       baseline: 'known.txt',
       failOn: 'should',
+      fileOrder: 'reverse',
+      withoutSecondToken: false,
       list: false,
       help: false,
     });

@@ -4,12 +4,17 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../src/reference/server.ts';
+import { settingsFor } from './servers/faults/case.ts';
 import { ALL_FAULTS } from './servers/faults/index.ts';
+import { busyProcesses } from './support/load.ts';
 import { runAgainst } from './servers/serve.ts';
 import { VARIANTS } from './servers/variants.ts';
 import { ALL_BUT_PROPERTIES } from './support/families.ts';
 import { explain, outcomesOf, runSuite } from './support/suite-runner.ts';
 import { ruleById } from '../src/rules.ts';
+
+/** A run at concurrency 1, or beside two busy processes (a CPU-load setting of a neighbouring self-test), on a shared machine. */
+const FAULT_RUN_TIMEOUT_MS = 400_000;
 
 describe.concurrent('the suite', () => {
   test('passes the embedded reference server with no failure, warning, error or skip', async () => {
@@ -22,7 +27,7 @@ describe.concurrent('the suite', () => {
     const titles = (run.report?.rules ?? []).flatMap((r) => r.tests.map((t) => t.title));
     expect(titles.filter((title, i) => titles.indexOf(title) !== i), 'repeated test titles').toEqual([]);
     expect(titles.filter((title) => /wcs-|seed/i.test(title)), 'titles that change from run to run').toEqual([]);
-  });
+  }, FAULT_RUN_TIMEOUT_MS);
 
   test('passes the reference server reached by --base-url, with both tokens', async () => {
     const server = await startReferenceServer();
@@ -33,7 +38,7 @@ describe.concurrent('the suite', () => {
     } finally {
       await server.close();
     }
-  });
+  }, FAULT_RUN_TIMEOUT_MS);
 
   for (const variant of VARIANTS) {
     test(`passes the conformant variant "${variant.name}" (${variant.description})`, async () => {
@@ -41,7 +46,7 @@ describe.concurrent('the suite', () => {
       expect(run.exitCode, explain(run)).toBe(0);
       const mustNotPassed = (run.report?.rules ?? []).filter((r) => r.level === 'MUST' && r.outcome !== 'pass');
       expect(mustNotPassed.map((r) => r.id), explain(run)).toEqual([]);
-    });
+    }, FAULT_RUN_TIMEOUT_MS);
   }
 
   // Faults of non-property rules are run without the property tests, the slowest part of a
@@ -62,40 +67,49 @@ describe.concurrent('the suite', () => {
     );
   });
 
-  for (const fault of ALL_FAULTS) {
+  for (const [index, fault] of ALL_FAULTS.entries()) {
     const level = ruleById(fault.rule).level;
-    test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}`, async () => {
-      const run = await runAgainst(fault.make(), fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES);
-      const outcomes = outcomesOf(run.report);
-      const caughtBy = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).join(', ');
-      scoreboard.push({ fault: fault.name, expected: fault.rule, caughtBy, seconds: run.seconds });
-      const outcome = outcomes[fault.rule];
-      if (level === 'MUST') {
-        expect(outcome, explain(run)).toBe('fail');
-        expect(run.exitCode, explain(run)).toBe(1);
-      } else {
-        expect(outcome, explain(run)).toBe('warn');
-      }
-      // The exact sets: no collateral failure the fault does not explain (case.ts).
-      const unsteady = new Set(Object.keys(fault.unsteady ?? {}));
-      const steady = (ids: string[]): string[] => ids.filter((id) => !unsteady.has(id)).sort();
-      const broken = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id);
-      const expectedBroken = [fault.rule, ...Object.keys(fault.alsoBreaks ?? {}), ...Object.keys(fault.wrongBlame ?? {})];
-      expect(steady(broken), `rules failed or warned\n${explain(run)}`).toEqual(steady(expectedBroken));
-      const inconclusive = Object.entries(outcomes).filter(([, o]) => o === 'inconclusive').map(([id]) => id);
-      expect(steady(inconclusive), `rules inconclusive\n${explain(run)}`).toEqual(steady(Object.keys(fault.inconclusive ?? {})));
-      for (const [id, by] of Object.entries(fault.inconclusive ?? {})) {
-        if (unsteady.has(id)) continue;
-        expect(run.report?.rules.find((r) => r.id === id)?.inconclusive?.explainedBy, `${id} explained by ${by}`).toContain(by);
-      }
-      // The message names the difference: expected beside received, for a failure or a warning.
-      const own = run.report?.rules.find((r) => r.id === fault.rule);
-      const named = (own?.tests ?? []).some((t) => (t.failures ?? []).some((f) => !!f.expected && !!f.received) || (t.warnings ?? []).some((w) => /expected: .+\| received: ./.test(w)));
-      expect(named, `${fault.rule}'s message puts the expectation beside what was received\n${explain(run)}`).toBe(true);
-      if (level === 'SHOULD') {
-        const mustBroken = steady(broken).some((id) => ruleById(id).level === 'MUST');
-        expect(run.exitCode, explain(run)).toBe(mustBroken ? 1 : 0);
-      }
-    });
+    // The same exact sets at every setting (case.ts SETTINGS): two for each fault, all for a
+    // timing-sensitive one. No state of an earlier run takes part (run-vitest.ts: no results cache).
+    for (const setting of settingsFor(fault, index)) {
+      test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}, ${setting.label}`, async () => {
+        const load = setting.load ? busyProcesses(2) : undefined;
+        let run;
+        try {
+          run = await runAgainst(fault.make(), [...(fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES), ...setting.args]);
+        } finally {
+          load?.stop();
+        }
+        const outcomes = outcomesOf(run.report);
+        const caughtBy = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).join(', ');
+        scoreboard.push({ fault: `${fault.name} (${setting.label})`, expected: fault.rule, caughtBy, seconds: run.seconds });
+        const outcome = outcomes[fault.rule];
+        if (level === 'MUST') {
+          expect(outcome, explain(run)).toBe('fail');
+          expect(run.exitCode, explain(run)).toBe(1);
+        } else {
+          expect(outcome, explain(run)).toBe('warn');
+        }
+        // The exact sets: no collateral failure the fault does not explain (case.ts).
+        const broken = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).sort();
+        const expectedBroken = [fault.rule, ...Object.keys(fault.alsoBreaks ?? {}), ...Object.keys(fault.wrongBlame ?? {})].sort();
+        expect(broken, `rules failed or warned\n${explain(run)}`).toEqual(expectedBroken);
+        const inconclusive = Object.entries(outcomes).filter(([, o]) => o === 'inconclusive').map(([id]) => id).sort();
+        expect(inconclusive, `rules inconclusive\n${explain(run)}`).toEqual(Object.keys(fault.inconclusive ?? {}).sort());
+        for (const [id, by] of Object.entries(fault.inconclusive ?? {})) {
+          expect(run.report?.rules.find((r) => r.id === id)?.inconclusive?.explainedBy, `${id} explained by ${by}`).toContain(by);
+        }
+        // A deterministic fault is never called intermittent.
+        if (!fault.timing) expect(run.report?.rules.filter((r) => r.intermittent).map((r) => r.id), explain(run)).toEqual([]);
+        // The message names the difference: expected beside received, for a failure or a warning.
+        const own = run.report?.rules.find((r) => r.id === fault.rule);
+        const named = (own?.tests ?? []).some((t) => (t.failures ?? []).some((f) => !!f.expected && !!f.received) || (t.warnings ?? []).some((w) => /expected: .+\| received: ./.test(w)));
+        expect(named, `${fault.rule}'s message puts the expectation beside what was received\n${explain(run)}`).toBe(true);
+        if (level === 'SHOULD') {
+          const mustBroken = broken.some((id) => ruleById(id).level === 'MUST');
+          expect(run.exitCode, explain(run)).toBe(mustBroken ? 1 : 0);
+        }
+      }, FAULT_RUN_TIMEOUT_MS);
+    }
   }
 });

@@ -7,10 +7,12 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startReferenceServer, startServer } from '../src/reference/server.ts';
 import { CRUD_FAULTS } from './servers/faults/index.ts';
 import { runAgainst } from './servers/serve.ts';
 import { TOKENS } from './servers/support.ts';
-import { explain, outcomesOf } from './support/suite-runner.ts';
+import { explain, outcomesOf, runSuite } from './support/suite-runner.ts';
 
 const fault = (name: string) => CRUD_FAULTS.find((f) => f.name === name)!;
 /** A faulty server that breaks CRUD-4 (MUST) only. */
@@ -18,6 +20,8 @@ const BREAKS_CRUD_4 = fault('retrieve-drops-description');
 /** A faulty server that breaks CRUD-6 (SHOULD) only. */
 const BREAKS_CRUD_6 = fault('create-answers-200');
 const ONLY = ['--only', 'CRUD,AUTH-1'];
+/** A retrieve that changes the name's case (issue 20): CRUD-4 fails, checks that retrieve depend on it. */
+const CASE_CHANGING = CRUD_FAULTS.find((f) => f.name === 'retrieve-changes-name-case')!;
 
 function baselineFile(text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'wcs-baseline-')), 'known-failures.txt');
@@ -86,5 +90,59 @@ describe.concurrent('the gate', () => {
     for (const text of [run.stdout, run.stderr, appended, ...files.map((f) => readFileSync(join(run.reportDir, f), 'utf8'))]) {
       for (const token of TOKENS) expect(text.includes(token), 'a token in the output').toBe(false);
     }
+  });
+
+  test('ISO-1 … ISO-5 need a second account: with no second token the run stops with one line and exit 2 before any request', async () => {
+    const reference = await startReferenceServer();
+    let requests = 0;
+    const counting = await startServer({
+      handle: (_req: IncomingMessage, res: ServerResponse) => {
+        requests += 1;
+        res.writeHead(500).end();
+      },
+    });
+    try {
+      const run = await runSuite(['--base-url', counting.baseUrl, '--token', reference.tokens[0]]);
+      expect(run.exitCode, explain(run)).toBe(2);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^widget-conformance: no second token: ISO-1, ISO-2, ISO-3, ISO-4, ISO-5 .*--without-second-token/);
+      expect(requests).toBe(0);
+      expect(run.report).toBeUndefined();
+    } finally {
+      await counting.close();
+      await reference.close();
+    }
+  });
+
+  test('ISO-1 … ISO-5 need a second account: --without-second-token runs the rest, and the verdict and badge say PARTIAL naming them, never conformant', async () => {
+    const server = await startReferenceServer();
+    try {
+      const run = await runSuite(['--base-url', server.baseUrl, '--token', server.tokens[0], '--without-second-token', '--only', 'CRUD-1,ISO']);
+      expect(run.exitCode, explain(run)).toBe(0);
+      expect(run.report?.verdict).toBe('partial');
+      expect(run.report?.partial).toBe(true);
+      expect(run.report?.notRun).toEqual(['ISO-1', 'ISO-2', 'ISO-3', 'ISO-4', 'ISO-5']);
+      expect(run.stdout).toContain('Verdict: PARTIAL: every rule run passed, but ISO-1, ISO-2, ISO-3, ISO-4, ISO-5 not run: no second account (--without-second-token)');
+      expect(run.stdout).not.toMatch(/Verdict: CONFORMANT/);
+      const badge = readFileSync(join(run.reportDir, 'badge.svg'), 'utf8');
+      expect(badge).toContain('partial: ISO-1 ISO-2 ISO-3 ISO-4 ISO-5 not run');
+      expect(badge).not.toContain('>conformant<');
+      expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toContain('Partial: not every rule was run (ISO-1, ISO-2, ISO-3, ISO-4, ISO-5 not run');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('CRUD-4 (a retrieve that changes the name\'s case) in the baseline: the next run passes the gate (exit 0), its dependents explained by it, and junit.xml has no <failure>', async () => {
+    const first = await runAgainst(CASE_CHANGING.make(), ONLY);
+    const failed = (first.report?.rules ?? []).filter((r) => r.outcome === 'fail').map((r) => r.id);
+    expect(failed, explain(first)).toContain('CRUD-4');
+    const next = await runAgainst(CASE_CHANGING.make(), [...ONLY, '--baseline', baselineFile(failed.join('\n'))]);
+    expect(next.exitCode, explain(next)).toBe(0);
+    expect(next.report?.verdict).toBe('not-conformant');
+    const junit = readFileSync(join(next.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).not.toContain('<failure');
+    expect(junit).toContain('<skipped message="known failure (baseline): CRUD-4');
   });
 });

@@ -21,7 +21,7 @@ import { HttpClient } from '../http/client.ts';
 import { Redactor } from '../http/redact.ts';
 import { displayPath, PROJECT_ROOT, userDirectory } from '../paths.ts';
 import { buildReport, hostOf } from '../report/build.ts';
-import { RULES } from '../rules.ts';
+import { RULES, secondAccountRules } from '../rules.ts';
 import { parseOnly, testNamePattern } from './selection.ts';
 import { Ownership } from '../client/ownership.ts';
 import { walkBudget } from '../client/walk.ts';
@@ -144,6 +144,14 @@ async function main(): Promise<number> {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
   }
+  // Before any request: the isolation rules (MUST) need a second account, and a missing CI secret
+  // must not silently drop them. Run without them only when asked, and then never "conformant".
+  const needSecond = secondAccountRules().filter((id) => !only || only.has(id));
+  const embedded = config.baseUrl === undefined;
+  if (!embedded && !config.secondToken && needSecond.length > 0 && !config.withoutSecondToken) {
+    fail(`no second token: ${needSecond.join(', ')} (account isolation, MUST) need a second account; set --second-token or WIDGET_SECOND_TOKEN (or --second-token-command), or pass --without-second-token to run without them (the verdict is then PARTIAL)`, 2);
+  }
+  const notRun = !embedded && !config.secondToken ? needSecond : [];
   // What every client of the runner shares: the extra headers and the trusted CA.
   const shared = { ...(config.headers ? { headers: config.headers } : {}), ...(ca === undefined ? {} : { ca }) };
   const started = new Date();
@@ -183,7 +191,7 @@ async function main(): Promise<number> {
   const accounts = runnerAccounts(client, target, marker, journal);
   try {
     try {
-      for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : '--second-token / WIDGET_SECOND_TOKEN');
+      for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.tokenCommand ? 'the token --token-command printed' : config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : config.secondTokenCommand ? 'the token --second-token-command printed' : '--second-token / WIDGET_SECOND_TOKEN');
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text((error as Error).message))}\n`);
@@ -269,6 +277,7 @@ async function main(): Promise<number> {
         cleanup,
         profile: runProfile(statsDir, config.listSettleMs),
         ...(baseline && config.baseline ? { baseline: { file: config.baseline, ids: baseline } } : {}),
+        ...(notRun.length > 0 ? { notRun } : {}),
       },
       outcomes,
     );
@@ -294,6 +303,7 @@ async function main(): Promise<number> {
         settingsFile: envFile ?? `none (no .env in ${directory})`,
         ...(report.baseline ? { baseline: report.baseline } : {}),
         exitCode,
+        ...(notRun.length > 0 ? { notRun } : {}),
         cleanup: describeCleanup(cleanup, cleanup.verified ? undefined : displayPath(journalFile, directory)),
         listSettleMs: config.listSettleMs,
         ...(report.profile ? { profile: report.profile } : {}),

@@ -7,7 +7,7 @@ export type { Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/m
 import type { TestCase, TestModule } from 'vitest/node';
 import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } from '../report/model.ts';
 import { sourcePath } from '../paths.ts';
-import { RULES } from '../rules.ts';
+import { RULES, ruleById } from '../rules.ts';
 import { curlCommand } from '../report/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { rootCauses } from '../report/root-causes.ts';
@@ -97,10 +97,76 @@ export interface CollectOptions {
   readonly interruptedBy?: NodeJS.Signals | undefined;
 }
 
+/** How many sightings of one rule's violation by one test the reports show. */
+const EVIDENCE_SHOWN = 3;
+
+/** The annotation type of evidence (harness/rule.ts EVIDENCE: the runner imports nothing of the workers). */
+const EVIDENCE = 'evidence';
+
+/** What a test saw of other rules, read back from its annotations. */
+export interface Seen {
+  readonly by: TestOutcome;
+  readonly rule: string;
+  readonly failure: FailureReport;
+}
+
+function evidenceOf(test: TestCase, by: TestOutcome): Seen[] {
+  const seen: Seen[] = [];
+  for (const a of test.annotations().filter((x) => x.type === EVIDENCE)) {
+    let e: { rule?: unknown; message?: unknown; expected?: unknown; received?: unknown; note?: unknown; exchanges?: unknown };
+    try {
+      e = JSON.parse(a.message) as typeof e;
+    } catch {
+      continue;
+    }
+    if (typeof e.rule !== 'string' || typeof e.message !== 'string' || !RULES.some((r) => r.id === e.rule)) continue;
+    seen.push({ by, rule: e.rule, failure: failureOf({ message: e.message, detail: e }) });
+  }
+  return seen;
+}
+
+/**
+ * Evidence belongs to its rule (harness/failure.ts Evidence): what a test of another rule saw
+ * becomes a failed (MUST) or warned (SHOULD) test of the rule it breaks, one per rule and
+ * observing test, titled by both, so the rule's outcome is computed from everything the run saw.
+ */
+export function evidenceTests(seen: readonly Seen[]): TestOutcome[] {
+  const groups = new Map<string, Seen[]>();
+  for (const s of seen) {
+    const key = `${s.rule}\u0000${s.by.title}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  return [...groups.values()].map((items): TestOutcome => {
+    const [first] = items as [Seen, ...Seen[]];
+    const rule = ruleById(first.rule);
+    // A few sightings make the case; a test that met the fault at every create would repeat it.
+    const distinct = items.filter((x, i) => items.findIndex((y) => y.failure.received === x.failure.received) === i);
+    const failures = distinct.slice(0, EVIDENCE_SHOWN).map((i) => i.failure);
+    if (items.length > failures.length) {
+      const last = failures.pop() as FailureReport;
+      failures.push({ ...last, note: `${last.note ? `${last.note}\n` : ''}${items.length} sightings in this test; ${EVIDENCE_SHOWN} shown` });
+    }
+    const must = rule.level === 'MUST';
+    const observer = first.by.title;
+    return {
+      rule: rule.id,
+      title: `${rule.id} violation seen by the test "${observer}"`,
+      file: first.by.file,
+      outcome: must ? 'fail' : 'warn',
+      messages: must ? failures.map((f) => f.message) : [],
+      failures: must ? failures : [],
+      warnings: must ? [] : failures.map((f) => f.message.split('\n').slice(0, 3).map((l) => l.trim()).join(' | ')),
+      seenBy: observer,
+      durationMs: 0,
+    };
+  });
+}
+
 /** Collects the outcomes of a finished run. */
 export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[], options: CollectOptions = {}): RunOutcomes {
   const { only, interruptedBy } = options;
   const tests: TestOutcome[] = [];
+  const seen: Seen[] = [];
   const suiteErrors: string[] = [];
   for (const mod of modules) {
     // Named by its source, the same whether the TypeScript or its compiled form ran.
@@ -108,12 +174,16 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     for (const test of mod.children.allTests()) {
       // Tests --only left out are not skips: they are not part of this run.
       if (only && !only.has(test.meta().rule ?? '')) continue;
-      tests.push(testOutcome(test, file, interruptedBy));
+      const outcome = testOutcome(test, file, interruptedBy);
+      tests.push(outcome);
+      seen.push(...evidenceOf(test, outcome));
     }
     for (const error of mod.errors()) suiteErrors.push(`${file}: ${error.message}`);
   }
   for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);
-  return deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors });
+  // Computed once every test has ended: a rule's outcome is from all the run saw, in any order.
+  tests.push(...evidenceTests(seen));
+  return voidOnFoundations(deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors }));
 }
 
 /** Each rule of the catalogue with tests in the run, the worst outcome of its tests speaking for it. */
@@ -143,6 +213,33 @@ export function deferToRootCauses(outcomes: RunOutcomes): RunOutcomes {
     return { ...t, outcome: 'inconclusive', dependsOn: by, messages: t.messages.length > 0 ? t.messages : t.warnings };
   });
   if (tests.every((t, i) => t === outcomes.tests[i])) return outcomes;
+  return { ...outcomes, tests, rules: rulesOf(tests) };
+}
+
+/**
+ * A failed foundation rule (rules.ts `foundation`: ids told apart) voids the verdict of every rule
+ * that requires it: each of their tests that passed, warned or failed becomes inconclusive naming
+ * it. Which checks met a repeated id is a matter of timing; that every check finding widgets by
+ * id stands on ids told apart is not, so the verdict is the same at any concurrency and order.
+ */
+export function voidOnFoundations(outcomes: RunOutcomes): RunOutcomes {
+  const direct = (id: string): readonly string[] => ruleById(id).requires ?? [];
+  let failed = outcomes.rules.filter((r) => r.rule.foundation && r.outcome === 'fail').map((r) => r.rule.id);
+  // A foundation that stands on another failed one (DEL-2 on CRUD-3) is voided by it, not a cause.
+  failed = failed.filter((id) => !failed.some((other) => other !== id && direct(id).includes(other)));
+  if (failed.length === 0) return outcomes;
+  const tests = outcomes.tests.map((t): TestOutcome => {
+    // A skip the test decided on from what the server showed (a choice it made, seen at an id) is
+    // voided too; a test that never ran (no second account, an interruption) is not.
+    const decided = t.outcome === 'skip' && t.skipReason !== undefined && !t.skipReason.startsWith('not run') && !t.skipReason.includes('--second-token');
+    if (t.outcome !== 'pass' && t.outcome !== 'warn' && t.outcome !== 'fail' && !decided) return t;
+    // Declared directly: the rules whose own checks find widgets by id (rules.ts IDS).
+    const by = failed.filter((id) => id !== t.rule && direct(t.rule).includes(id));
+    if (by.length === 0) return t;
+    // A failed foundation that itself stands on another failed one (DEL-2 on CRUD-3) goes too.
+    const text = `no verdict: this check finds widgets by id, and ${by.join(' and ')} failed in this run, so what it saw at an id may have been another widget`;
+    return { ...t, outcome: 'inconclusive', dependsOn: by, messages: [text, ...t.messages, ...t.warnings] };
+  });
   return { ...outcomes, tests, rules: rulesOf(tests) };
 }
 

@@ -21,20 +21,19 @@ export const PROBE_LIST_ATTEMPTS = 3;
 /** Lists one page with the account's token; throws a SuiteError naming the setup problem, if any. */
 export async function probe(api: WidgetApi, tokenSource: string): Promise<void> {
   const list = api.http.url('/widgets');
-  const refused = (status: number): RejectedTokenError =>
-    new RejectedTokenError(`the target refused ${tokenSource} (GET /widgets answered ${status}): check that it is a valid token for this server`);
   const answers: ApiResponse[] = [];
   let answer: ApiResponse | undefined;
   for (let attempt = 0; attempt < PROBE_LIST_ATTEMPTS && (answer === undefined || classify(answer) === 'server-error'); attempt += 1) {
     // A bounded prefix of an over-cap page, not a transport error: a list far over the cap is judged by the rules.
-    answer = await send(() => api.list({ keepPrefix: true }));
-    if (answer === undefined) throw refused(401);
+    const sent = await send(() => api.list({ keepPrefix: true }));
+    if (sent instanceof TokenRejectedError) throw refusedToken(tokenSource, sent.answer ?? { status: 401 });
+    answer = sent;
     answers.push(answer);
   }
   if (answer === undefined) return;
   switch (classify(answer)) {
     case 'refused':
-      throw refused(answer.status);
+      throw refusedToken(tokenSource, { status: answer.status, ...(answer.text.trim() ? { message: answer.text.trim().slice(0, 200) } : {}) });
     case 'not-found':
       throw new SetupProblemError(`GET ${list} answered 404: ${await missingPrefixHint(api)}`, 2);
     case 'redirect': {
@@ -56,15 +55,30 @@ export async function probe(api: WidgetApi, tokenSource: string): Promise<void> 
 }
 
 /**
- * One request of the probe: its answer, undefined when the target refused the token (the
- * client layer takes it for a token that stopped working; here it never worked), or
+ * What a refused token is told: the status and the message the target really sent. A 401 is a
+ * token it does not take; a 403 is one it took without access (a missing scope, or a gateway
+ * that wants another header); a token a --token-command printed is named as such.
+ */
+export function refusedToken(tokenSource: string, answer: { readonly status: number; readonly message?: string }): RejectedTokenError {
+  const said = answer.message ? ` with ${JSON.stringify(answer.message)}` : '';
+  if (answer.status === 403) {
+    return new RejectedTokenError(
+      `GET /widgets answered 403 Forbidden${said} to ${tokenSource}: the target knows the token but refuses it access; check the token's scope or permissions, or whether a gateway in front wants another header (pass it with --header "Name: value")`,
+    );
+  }
+  return new RejectedTokenError(`the target refused ${tokenSource} (GET /widgets answered ${answer.status}${said}): check that it is a valid token for this server`);
+}
+
+/**
+ * One request of the probe: its answer, the TokenRejectedError when the target refused the
+ * token (the client layer takes it for a token that stopped working; here it never worked), or
  * UnreachableError when no answer came.
  */
-async function send(request: () => Promise<ApiResponse>): Promise<ApiResponse | undefined> {
+async function send(request: () => Promise<ApiResponse>): Promise<ApiResponse | TokenRejectedError> {
   try {
     return await request();
   } catch (error) {
-    if (error instanceof TokenRejectedError) return undefined;
+    if (error instanceof TokenRejectedError) return error;
     if (!isSuiteError(error)) throw error;
     // Asked to wait again and again before any test ran: maintenance or a rate limit, said as such.
     if (error instanceof RateLimitError && error.status === 503) {
@@ -105,7 +119,7 @@ async function missingPrefixHint(api: WidgetApi): Promise<string> {
 async function outageCheck(api: WidgetApi, answers: readonly ApiResponse[]): Promise<void> {
   const id = `wcs-probe-${randomBytes(8).toString('hex')}`;
   const retrieve = await send(() => api.retrieve(id));
-  if (retrieve === undefined || classify(retrieve) !== 'server-error') return;
+  if (retrieve instanceof TokenRejectedError || classify(retrieve) !== 'server-error') return;
   const statuses = [...new Set([...answers, retrieve].map((a: ProbeAnswer) => a.status))].sort();
   const what = statuses.length === 1 ? `${statuses[0]}` : `5xx (${statuses.join(', ')})`;
   throw new SetupProblemError(

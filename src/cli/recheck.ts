@@ -7,9 +7,24 @@
  */
 import { BROKEN, type RuleOutcome, type RunOutcomes, type SecondAttempt } from '../report/model.ts';
 
-/** The rules worth a second attempt: those that failed or warned. */
+/**
+ * The rules worth a second attempt: those that failed or warned, and the rules of the tests that
+ * saw evidence against them (cli/outcomes.ts evidenceTests): the second attempt must run the
+ * checks that saw the fault, not only the rule's own.
+ */
 export function rulesToRecheck(outcomes: RunOutcomes): ReadonlySet<string> {
-  return new Set(outcomes.rules.filter((r) => BROKEN.has(r.outcome)).map((r) => r.rule.id));
+  const broken = outcomes.rules.filter((r) => BROKEN.has(r.outcome));
+  const observers = new Set(broken.flatMap((r) => r.tests.filter((t) => BROKEN.has(t.outcome) && t.seenBy).map((t) => t.seenBy as string)));
+  const observerRules = outcomes.tests.filter((t) => observers.has(t.title)).map((t) => t.rule);
+  return new Set([...broken.map((r) => r.rule.id), ...observerRules]);
+}
+
+/**
+ * The tests of the first attempt that gave the rule its failure or warning, by title: its own
+ * broken tests and the tests that saw evidence against it.
+ */
+function witnesses(rule: RuleOutcome): string[] {
+  return rule.tests.filter((t) => BROKEN.has(t.outcome)).map((t) => t.seenBy ?? t.title);
 }
 
 /** The second attempt of one rule, as the reports carry it. */
@@ -25,16 +40,19 @@ function attemptOf(rule: RuleOutcome): SecondAttempt {
 
 /**
  * The first attempt's outcomes with the second attempt beside each rechecked rule. The outcome
- * never changes: a rule that passed the second time is labelled intermittent. A second attempt
- * with errors outside any rule proves nothing, so it labels nothing.
+ * never changes: a rule is labelled intermittent only when the second attempt ran again every
+ * test that saw its fault (its own, and those that saw evidence against it), each ran to an end
+ * (passed, warned, failed or inconclusive: not skipped or errored), and none saw it again. A
+ * second attempt with errors outside any rule proves nothing, so it labels nothing.
  */
 export function withSecondAttempt(first: RunOutcomes, second: RunOutcomes): RunOutcomes {
   const again = new Map(second.rules.map((r) => [r.rule.id, r]));
   const trusted = second.suiteErrors.length === 0;
+  const ranAgain = new Set(second.tests.filter((t) => t.outcome !== 'skip' && t.outcome !== 'error').map((t) => t.title));
   const rules = first.rules.map((r): RuleOutcome => {
     const other = again.get(r.rule.id);
     if (!other || !BROKEN.has(r.outcome)) return r;
-    const intermittent = trusted && other.outcome === 'pass';
+    const intermittent = trusted && other.outcome === 'pass' && witnesses(r).every((title) => ranAgain.has(title));
     return { ...r, secondAttempt: attemptOf(other), ...(intermittent ? { intermittent: true } : {}) };
   });
   return { ...first, rules };

@@ -3,7 +3,7 @@
  * flags). One worker, tests of a file concurrent: the worker's single HTTP client then
  * bounds requests in flight across the whole run, as --concurrency promises.
  */
-import { createVitest, type Vitest } from 'vitest/node';
+import { BaseSequencer, createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import type { SuiteSettings } from '../harness/settings.ts';
 import { codePath, PROJECT_ROOT, SUITES_GLOB } from '../paths.ts';
 import { SetupAwareReporter } from './quiet-reporter.ts';
@@ -17,6 +17,20 @@ export interface VitestRunOptions {
   readonly testNamePattern?: RegExp;
   /** Called with the instance as soon as it exists, so a signal can cancel the run. */
   readonly onStart?: (vitest: Vitest) => void;
+}
+
+/**
+ * The order of the suite files: by name (or reversed, --file-order reverse), never by what an
+ * earlier run left in vitest's results cache (its default sequencer puts the files that failed
+ * last time first, then the slowest): no earlier run may decide this one's verdict.
+ */
+function fileOrder(order: string | undefined): typeof BaseSequencer {
+  return class FixedOrder extends BaseSequencer {
+    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+      const sorted = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0));
+      return order === 'reverse' ? sorted.reverse() : sorted;
+    }
+  };
 }
 
 /** Runs vitest on suites/ and resolves when the run has finished (the instance is still open: close it). */
@@ -40,7 +54,9 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       pool: 'threads',
       maxWorkers: 1,
       isolate: false,
-      sequence: { concurrent: true },
+      sequence: { concurrent: true, shuffle: false, sequencer: fileOrder(settings.fileOrder) },
+      // No results cache (node_modules/.vite/vitest/…/results.json): nothing of an earlier run is read or written.
+      cache: false,
       // The HTTP client's limiter is what bounds requests in flight; tests only need to keep it busy.
       maxConcurrency: Math.max(8, (settings.concurrencyGiven ? settings.concurrency : Math.max(settings.concurrency, ADAPTIVE_MAX_SLOTS)) * 4),
       testTimeout,

@@ -1,7 +1,7 @@
 /** The short summary printed at the end of a run: counts by level, then what failed, warned or errored. */
 import { consoleSafe } from '../report/console.ts';
 import type { RunReport } from '../report/model.ts';
-import { gatePassedNote } from '../report/verdict.ts';
+import { gatePassedNote, notRunNote } from '../report/verdict.ts';
 import { groupLine } from '../report/root-causes.ts';
 import type { Outcome, RunOutcomes } from './outcomes.ts';
 
@@ -15,15 +15,17 @@ const VERDICT: Record<number, string> = {
 };
 
 /** The verdict line: a gate that passed over known failures is still not conformance. */
-function verdictLine(exitCode: number, knownFailures: number): string {
+function verdictLine(exitCode: number, knownFailures: number, notRun: readonly string[]): string {
   if (exitCode === 0 && knownFailures > 0) return `NOT CONFORMANT (${gatePassedNote(knownFailures)})`;
+  // A run without the second account is never called conformant: it says what it did not run.
+  if (exitCode === 0 && notRun.length > 0) return `PARTIAL: every rule run passed, but ${notRunNote(notRun)}`;
   return VERDICT[exitCode] ?? `exit ${exitCode}`;
 }
 
 /** Renders the end-of-run summary. */
 export function renderSummary(
   outcomes: RunOutcomes,
-  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline']; listSettleMs?: number; profile?: RunReport['profile'] },
+  extra: { implementation?: string; rootCauses?: RunReport['rootCauses']; inconclusive?: ReadonlyMap<string, string>; target: string; requests: number; retries: number; waitMs: number; refused: number; pacedRate?: number; maxRate?: number; slots?: number; seconds: number; reports: string[]; settingsFile: string; exitCode: number; cleanup: string; baseline?: RunReport['baseline']; listSettleMs?: number; profile?: RunReport['profile']; notRun?: readonly string[] },
 ): string {
   const byLevel = (level: 'MUST' | 'SHOULD', o: Outcome): number => outcomes.rules.filter((r) => r.rule.level === level && r.outcome === o).length;
   const line = (level: 'MUST' | 'SHOULD'): string =>
@@ -70,7 +72,7 @@ export function renderSummary(
     out.push('Replay: each failure shows curl commands for its requests; they read the tokens from the environment: export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=… first');
   }
   // A verdict reached with a settle window says so on the verdict line itself.
-  out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0)}${extra.listSettleMs ? `; lists judged with a settle window of ${extra.listSettleMs} ms` : ''}`);
+  out.push(`Verdict: ${verdictLine(extra.exitCode, extra.baseline?.expectedFailures.length ?? 0, extra.notRun ?? [])}${extra.listSettleMs ? `; lists judged with a settle window of ${extra.listSettleMs} ms` : ''}`);
   // Titles and first lines of messages may quote the server: escaped for a terminal and a CI log.
   return consoleSafe(out.join('\n'));
 }

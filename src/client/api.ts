@@ -84,6 +84,8 @@ export class WidgetApi {
   private refusedBecause: string | undefined;
   /** next_cursor values this account's lists were given. */
   private readonly issued = new Set<string>();
+  /** Creates whose answer repeated an id the run held (see repeatOf). */
+  private readonly repeats = new WeakMap<ApiResponse, 'collided' | 'reused'>();
 
   constructor(
     readonly http: HttpClient,
@@ -143,6 +145,14 @@ export class WidgetApi {
     return res;
   }
 
+  /**
+   * Whether this create's answer gave an id the run already held in the account: `collided`
+   * while the earlier widget at it was live (CRUD-3), `reused` after it was deleted (DEL-2).
+   */
+  repeatOf(res: ApiResponse): 'collided' | 'reused' | undefined {
+    return this.repeats.get(res);
+  }
+
   /** POST /widgets (§4.2); a 2xx answer with an id claims it in the ledger (a claim, not proof). */
   async create(body: unknown, opts: CreateOptions = {}): Promise<ApiResponse> {
     const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
@@ -160,6 +170,8 @@ export class WidgetApi {
     this.observe('create', credentialSituation(opts.auth) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
+      const before = this.ownership.get(this.account, id);
+      if (before) this.repeats.set(res, before.deleted ? 'reused' : 'collided');
       this.ownership.claim(this.account, id, key);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);
@@ -273,23 +285,23 @@ export class WidgetApi {
     try {
       renewed = await this.source.renewed(token);
     } catch (error) {
-      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run (${request} answered ${res.status}), and renewing it failed: ${(error as Error).message}`);
+      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run (${request} answered ${res.status}), and renewing it failed: ${(error as Error).message}`, res);
     }
     if (renewed !== undefined) {
       const again = await send(renewed);
       if ((await this.checkToken(again, auth, request, renewed)) === 'accepted') return again;
-      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`);
+      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`, again);
     }
     // No renewal left: say so, or a run with a command would read as one without.
     const renewals = this.source.renewals;
     const spent = renewals === undefined ? '' : `, after the token command had renewed the token ${renewals} time(s), the most a run allows`;
-    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}${spent}`);
+    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}${spent}`, res);
   }
 
-  private tokenRejected(message: string): never {
+  private tokenRejected(message: string, res?: ApiResponse): never {
     this.refusedBecause ??= message;
     this.hooks.onTokenRejected?.(message);
-    throw new TokenRejectedError(message);
+    throw new TokenRejectedError(message, res ? { status: res.status, ...serverMessage(res) } : undefined);
   }
 
   private observe(op: Observation['op'], situation: string, res: ApiResponse, extra: { limit?: string; paged?: boolean; sent?: unknown } = {}): void {
@@ -305,4 +317,12 @@ export class WidgetApi {
   private writing(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
     return this.hooks.write ? this.hooks.write(send) : send();
   }
+}
+
+/** The message a refusal carried: the Error object's message, or the start of a body that is not one. */
+function serverMessage(res: ApiResponse): { message?: string } {
+  const json = res.json as { message?: unknown; error?: unknown } | undefined;
+  const said = typeof json?.message === 'string' ? json.message : typeof json?.error === 'string' ? json.error : res.text.trim();
+  const flat = said.replace(/\s+/g, ' ').trim();
+  return flat === '' ? {} : { message: flat.length > 200 ? `${flat.slice(0, 200)}…` : flat };
 }

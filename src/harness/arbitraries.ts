@@ -105,6 +105,15 @@ export const ordinaryName: fc.Arbitrary<string> = fc
   .map(unpadded)
   .filter((s) => s.length > 0);
 
+/** The longest name and description PROP-2 calls ordinary: what the suite assumes every server accepts. */
+export const ORDINARY_NAME_MAX = 32;
+export const ORDINARY_DESCRIPTION_MAX = 64;
+
+/** True for text PROP-2 calls ordinary: printable ASCII of `min` to `max` characters, no space at the ends. */
+export function isOrdinary(text: unknown, min: number, max: number): text is string {
+  return typeof text === 'string' && text.length >= min && text.length <= max && /^[\x20-\x7e]*$/.test(text) && text === unpadded(text);
+}
+
 /** Ordinary descriptions: 0 to 64 printable ASCII characters, no space at the ends. */
 export const ordinaryDescription: fc.Arbitrary<string> = fc.string({ unit: printableAscii, minLength: 0, maxLength: 64 }).map(unpadded);
 

@@ -7,7 +7,8 @@ import { UnprovenDeleteError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
-import { explainedBy } from './failure.ts';
+import { isOrdinary, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX } from './arbitraries.ts';
+import { explainedBy, type FailureDetail } from './failure.ts';
 import type { RuleContext } from './rule.ts';
 import { prerequisite } from './prerequisites.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
@@ -99,16 +100,13 @@ export function expectErrorObject(t: RuleContext, res: ApiResponse, action: stri
 /**
  * The Widget of a successful create: 2xx and a JSON object with a usable id. Used as a test's
  * setup: when the create itself is at fault, the test cannot get as far as its own rule, so it
- * is inconclusive naming the rule the create breaks (CRUD-1 for a refused create, FMT-1 for a
- * body that is not JSON, FMT-3 for a Widget without a non-empty string id), and fails only
- * when it is that rule's own test.
+ * is inconclusive naming the rule the create breaks (PROP-2 for ordinary input refused with a
+ * 4xx, CRUD-1 for another refusal, FMT-1 for a body that is not JSON, FMT-3 for a Widget without
+ * a non-empty string id), and fails only when it is that rule's own test. An id the run already
+ * held is evidence for CRUD-3 (its widget still live) or DEL-2 (deleted before), whoever sees it.
  */
-export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a create with a valid name'): Json & { id: string } {
-  prerequisite(t, 'CRUD-1', res.status >= 200 && res.status < 300, () => ({
-    expected: `a 2xx status for ${action}`,
-    received: `${res.status}`,
-    exchanges: [res.exchange],
-  }));
+export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a create with a valid name', api: WidgetApi = t.api): Json & { id: string } {
+  requireAccepted(t, res, action);
   prerequisite(t, 'FMT-1', res.jsonError === undefined, () => ({
     expected: `the created Widget of ${action} as a JSON body`,
     received: res.jsonError ?? '',
@@ -121,7 +119,66 @@ export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a crea
     received: isObject ? `id ${preview(body.id)} (${body.id === null ? 'null' : typeof body.id})` : preview(body),
     exchanges: [res.exchange],
   }));
+  const repeat = api.repeatOf(res);
+  // CRUD-3's own test judges its creates together (every id it got, the repeated ones named).
+  if (repeat === 'collided' && t.rule.id !== 'CRUD-3') {
+    t.evidence('CRUD-3', {
+      expected: `a new widget with an id no live widget of the ${api.account} account has`,
+      received: `id ${preview(body.id)}, which an earlier create of this run was answered with, its widget not deleted`,
+      exchanges: [res.exchange],
+    });
+  } else if (repeat === 'reused') {
+    t.evidence('DEL-2', {
+      expected: `a new widget with an id never given before in the ${api.account} account`,
+      received: `id ${preview(body.id)}, the id of a widget this run deleted earlier`,
+      exchanges: [res.exchange],
+    });
+  }
   return body as Json & { id: string };
+}
+
+/**
+ * A create of valid input answered 2xx, or the check ends: inconclusive on PROP-2 when ordinary
+ * input was refused with a 4xx (the suite's own names are such), on CRUD-1 otherwise.
+ */
+export function requireAccepted(t: RuleContext, res: ApiResponse, action: string): void {
+  const refused = refusedOrdinaryInput(res);
+  prerequisite(t, 'PROP-2', refused === undefined, () => refused as FailureDetail);
+  prerequisite(t, 'CRUD-1', res.status >= 200 && res.status < 300, () => ({
+    expected: `a 2xx status for ${action}`,
+    received: `${res.status}`,
+    exchanges: [res.exchange],
+  }));
+}
+
+/** Statuses that refuse a request for other reasons than its input: not a refusal of the name. */
+const NOT_ABOUT_INPUT = new Set([401, 403, 404, 405, 408, 429]);
+
+/**
+ * When a create of input PROP-2 calls ordinary (the suite names its own widgets so) was refused
+ * with a 4xx: the detail of that PROP-2 failure, saying how long the refused name was and what
+ * the suite assumes; undefined otherwise.
+ */
+function refusedOrdinaryInput(res: ApiResponse): FailureDetail | undefined {
+  if (res.status < 400 || res.status >= 500 || NOT_ABOUT_INPUT.has(res.status)) return undefined;
+  let sent: unknown;
+  try {
+    sent = JSON.parse(res.exchange.request.body ?? '');
+  } catch {
+    return undefined;
+  }
+  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return undefined;
+  const { name, description } = sent as Json;
+  if (!isOrdinary(name, 1, ORDINARY_NAME_MAX) || (description !== undefined && !isOrdinary(description, 0, ORDINARY_DESCRIPTION_MAX))) return undefined;
+  const message = (res.json as { message?: unknown } | undefined)?.message;
+  const said = typeof message === 'string' ? ` (the server said ${preview(message)})` : '';
+  const desc = typeof description === 'string' ? ` and a description of ${description.length}` : '';
+  return {
+    expected: `a create of a name of ${name.length} printable ASCII characters${desc} accepted: the suite assumes every server accepts names of 1 to ${ORDINARY_NAME_MAX} and descriptions of 0 to ${ORDINARY_DESCRIPTION_MAX} printable ASCII characters (no space at the ends), and names its own widgets so`,
+    received: `${res.status}${said} for the name ${preview(name)} (${name.length} characters)`,
+    note: 'A limit shorter than that is the server\'s to choose only above what PROP-2 calls ordinary input; every check that needed this create has no verdict.',
+    exchanges: [res.exchange],
+  };
 }
 
 /** Creates a widget carrying the run marker and returns it; fails the rule if the create fails. */

@@ -7,7 +7,7 @@ import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Redactor } from '../http/redact.ts';
 import { consoleSafe } from '../report/console.ts';
 import { replayLines } from '../report/curl.ts';
-import type { Rule } from '../rules.ts';
+import { mayDependOn, type Rule } from '../rules.ts';
 
 export interface FailureDetail {
   readonly expected: string;
@@ -22,6 +22,35 @@ export interface FailureDetail {
    * fails, this is a failure of the rule as usual.
    */
   readonly explainedBy?: readonly string[];
+}
+
+/**
+ * A violation of a rule's statement seen by a test of another rule (an id given twice, a deleted
+ * id given again, a retrieve that differs from its create): it belongs to that rule, which the
+ * runner fails with it whichever test saw it (cli/outcomes.ts). Carried as a test annotation of
+ * type `evidence`, this JSON.
+ */
+export interface Evidence {
+  /** The rule whose statement was seen broken. */
+  readonly rule: string;
+  /** The whole failure text, redacted, as a failure of that rule would read. */
+  readonly message: string;
+  readonly expected: string;
+  readonly received: string;
+  readonly note?: string;
+  readonly exchanges?: readonly Exchange[];
+}
+
+/** The evidence record of a violation of `rule` seen elsewhere. */
+export function evidenceOf(rule: Rule, detail: FailureDetail, redactor: Redactor): Evidence {
+  return {
+    rule: rule.id,
+    message: redactor.text(renderFailure(rule, detail)),
+    expected: detail.expected,
+    received: detail.received,
+    ...(detail.note === undefined ? {} : { note: detail.note }),
+    ...(detail.exchanges ? { exchanges: detail.exchanges } : {}),
+  };
 }
 
 /** Thrown by checks; the rule wrapper turns it into a failure (MUST) or a warning (SHOULD). */
@@ -70,11 +99,12 @@ export function renderFailure(rule: Rule, detail: FailureDetail): string {
 }
 
 /**
- * Runs a check whose failure another rule's failure would explain (see FailureDetail.explainedBy);
+ * Runs a check whose failure another rule's failure would explain (see FailureDetail.explainedBy):
+ * only rules the catalogue declares `own` to require (rules.ts requirementsOf) may explain it, and
  * a rule is never explained by itself.
  */
 export function explainedBy<T>(rules: readonly string[], own: Rule, check: () => T): T {
-  const others = rules.filter((id) => id !== own.id);
+  const others = rules.filter((id) => mayDependOn(own.id, id));
   try {
     return check();
   } catch (error) {

@@ -1,8 +1,10 @@
 /**
  * What a check depends on, established before it judges its own rule: creates that return a
  * usable id, ids that are not given to two widgets, a retrieve that returns what create
- * returned. When one is broken, the check is inconclusive and names the rule that explains it
- * ("depends on CRUD-3"), instead of failing a rule the fault does not break (issue 11).
+ * returned. When one is broken, what was seen is evidence for the rule it breaks (the runner
+ * fails that rule with it, whichever test saw it), and the check is inconclusive naming that
+ * rule ("depends on CRUD-3"), which its rule must declare among its requirements (rules.ts),
+ * instead of failing a rule the fault does not break (issues 11, 20).
  */
 import type { WidgetApi } from '../client/api.ts';
 import { InconclusiveError } from '../errors.ts';
@@ -21,13 +23,16 @@ export function dependsOnText(ruleId: string, expected: string, received: string
 }
 
 /**
- * Holds, or ends the check: inconclusive naming `ruleId` — unless the calling rule is that rule,
- * which then fails with the same detail (a rule never depends on itself).
+ * Holds, or ends the check: the detail becomes evidence against `ruleId` and the check is
+ * inconclusive naming it — unless the calling rule is that rule, which then fails with the same
+ * detail (a rule never depends on itself). The catalogue must declare `ruleId` among the calling
+ * rule's requirements (rule.ts turns an undeclared one into a suite error).
  */
 export function prerequisite(t: RuleContext, ruleId: string, holds: boolean, detail: () => FailureDetail): void {
   if (holds) return;
   const d = detail();
   if (t.rule.id === ruleId) t.fail(d);
+  t.evidence(ruleId, d);
   throw new InconclusiveError(t.api.http.redactor.text(dependsOnText(ruleId, d.expected, d.received)), [ruleId]);
 }
 
@@ -38,15 +43,18 @@ export function dependsOn(t: RuleContext, ruleId: string, detail: FailureDetail)
 }
 
 /**
- * Inconclusive on CRUD-3 when the account's id was answered by more than one create in this
- * run: what the check sees at the id may be the other widget (ids that repeat across accounts
- * only are no such evidence: ids may be unique per account).
+ * Inconclusive when the account's id was answered by more than one create in this run: what the
+ * check sees at the id may be the other widget. On CRUD-3 when two of those widgets were live at
+ * once, on DEL-2 when the id came back after its widget was deleted (ids that repeat across
+ * accounts only are no such evidence: ids may be unique per account).
  */
 export function requireDistinctId(t: RuleContext, api: WidgetApi, id: string): void {
-  const creates = api.ownership.creates(api.account, id);
-  prerequisite(t, 'CRUD-3', creates <= 1, () => ({
-    expected: `a distinct id for every widget created in the ${api.account} account`,
-    received: `${creates} creates in this run answered with the id ${preview(id)}, so what is seen at it may be another widget`,
+  const claim = api.ownership.get(api.account, id);
+  const creates = claim?.creates ?? 0;
+  const reused = creates > 1 && claim?.collided !== true;
+  prerequisite(t, reused ? 'DEL-2' : 'CRUD-3', creates <= 1, () => ({
+    expected: reused ? `a new id for every widget created in the ${api.account} account, never one of a deleted widget` : `a distinct id for every widget created in the ${api.account} account`,
+    received: `${creates} creates in this run answered with the id ${preview(id)}${reused ? ', the id of a widget deleted before' : ''}, so what is seen at it may be another widget`,
   }));
 }
 
@@ -83,6 +91,20 @@ export function requireSameWidget(t: RuleContext, api: WidgetApi, mine: Json, sh
 export function widgetOf(res: Pick<ApiResponse, 'status' | 'json'>): Json | undefined {
   const body = res.status >= 200 && res.status < 300 ? res.json : undefined;
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Json) : undefined;
+}
+
+/**
+ * Inconclusive on CRUD-4 (with its evidence) when a delete was not sent for want of proof and a
+ * retrieve of an ordinary widget of the account does not return it as created: the proof reads
+ * the run marker from a retrieve. Returns (the error stands) when the retrieve is faithful.
+ */
+export async function unprovenBecauseOfRetrieve(t: RuleContext, api: WidgetApi, error: Error): Promise<void> {
+  const unfaithful = await unfaithfulRetrieveFields(t, api).catch(() => undefined);
+  if (!unfaithful || unfaithful.length === 0) return;
+  dependsOn(t, 'CRUD-4', {
+    expected: 'a retrieve that shows the widget as created, run marker included',
+    received: `a retrieve that changes ${unfaithful.join(', ')}, so the widget could not be proved the suite's own before its delete (${error.message})`,
+  });
 }
 
 /** Probe results per account: the fields in which a retrieve of an ordinary widget differs from its create. */

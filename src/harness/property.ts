@@ -141,15 +141,20 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     const { failed, interrupted, numRuns, counterexamplePath, errorInstance } = details;
     return { ...shard, details: { failed, interrupted, numRuns, counterexamplePath, errorInstance } };
   };
+  const started = performance.now();
   const results = await Promise.all(shards.map(search));
+  const elapsedMs = performance.now() - started;
 
   const failed = aborted === undefined ? results.find((r) => r.details.failed && r.details.counterexamplePath !== null) : undefined;
   const completed = results.reduce((n, r) => n + r.details.numRuns, 0);
-  const stoppedByBudget = !failed && results.some((r) => r.details.interrupted);
-  await t.annotate(
-    `${completed} of ${t.settings.runs}${stoppedByBudget ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : ''}${failed ? ' (stopped at the first failure)' : ''}`,
-    'runs',
-  );
+  // Say what really stopped it: fast-check reports an interruption alike for the time budget and
+  // for the stop this code asks for (a suite error, an inconclusive check, an earlier shard's failure).
+  const interrupted = results.some((r) => r.details.interrupted);
+  const stoppedByBudget = !failed && aborted === undefined && interrupted && elapsedMs >= t.settings.propertyBudgetMs;
+  const why = failed ? ' (stopped at the first failure)'
+    : aborted !== undefined ? ` (stopped after ${Math.round(elapsedMs)} ms: ${isInconclusiveStop(aborted) ? 'a check reached no verdict' : 'the suite could not go on'})`
+    : stoppedByBudget ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : '';
+  await t.annotate(`${completed} of ${t.settings.runs}${why}`, 'runs');
   if (aborted !== undefined) throw aborted;
   if (!failed) {
     const dependent = takeBodyDefect(t);
@@ -233,4 +238,9 @@ async function shrink<Ts extends [unknown, ...unknown[]]>(
     notes.push(`every generated input failed the same way (${tries} of ${tries} tries, shrinking included): shown is the simplest`);
   }
   return { error: details.errorInstance, path: details.counterexamplePath, numShrinks: details.numShrinks, notes };
+}
+
+/** True for the stop an InconclusiveError asks for (its code survives where the class may not). */
+function isInconclusiveStop(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_INCONCLUSIVE';
 }

@@ -5,12 +5,12 @@
  */
 import { test, type TestContext } from 'vitest';
 import type { WidgetApi } from '../client/api.ts';
-import { ruleById, type Rule } from '../rules.ts';
+import { InconclusiveError, UnprovenDeleteError } from '../errors.ts';
+import { dependsOnText, unprovenBecauseOfRetrieve } from './prerequisites.ts';
+import { mayDependOn, ruleById, type Rule } from '../rules.ts';
 import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
-import { ConformanceFailure, explainedByWhen, type FailureDetail } from './failure.ts';
-import { InconclusiveError, UnprovenDeleteError } from '../errors.ts';
-import { dependsOnText } from './prerequisites.ts';
+import { ConformanceFailure, evidenceOf, explainedByWhen, type Evidence, type FailureDetail } from './failure.ts';
 import type { SuiteSettings } from './settings.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
@@ -31,6 +31,12 @@ export interface RuleContext {
   annotate(message: string, type: string): Promise<void>;
   /** Fails the rule with the expectation beside what was received. */
   fail(detail: FailureDetail): never;
+  /**
+   * Records a violation of another rule's statement that this test saw (an id given twice, a
+   * deleted id given again): it is that rule's evidence, and the runner fails that rule with it
+   * whatever this test concludes. For this rule itself, use fail.
+   */
+  evidence(ruleId: string, detail: FailureDetail): void;
   /** Fails the rule unless the condition holds; the detail is built only on failure. */
   check(condition: boolean, detail: () => FailureDetail): void;
   /** Ends the test as skipped: the rule does not apply to a choice this server made (the reason says which). */
@@ -62,7 +68,7 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
     await ctx.annotate(r.level, 'level');
     await ctx.annotate(r.section, 'section');
     const run = runContext();
-    if (options.needs === 'second-token' && !run.second) {
+    if ((options.needs === 'second-token' || r.secondAccount) && !run.second) {
       await ctx.annotate(SECOND_TOKEN_HINT, 'skip-reason');
       ctx.skip(SECOND_TOKEN_HINT);
     }
@@ -70,16 +76,25 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       await ctx.annotate(reason, 'skip-reason');
       return ctx.skip(reason);
     };
-    const t = makeContext(r, run, skip, ctx.annotate);
+    const seen: Evidence[] = [];
+    const t = makeContext(r, run, skip, ctx.annotate, seen);
     try {
-      // Widgets told apart by id are the ground every check stands on: once the server gave two
-      // live widgets one id, a failure may come from that alone, and CRUD-3 explains it.
-      await (r.id === 'CRUD-3' || !run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
+      // Widgets told apart by id are the ground most checks stand on: once the server gave two
+      // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
+      // rules that declare it: explainedBy reads the catalogue).
+      await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
     } catch (error) {
-      // A delete the ownership ledger refused because the server broke a rule (a create answered
-      // an existing id, a retrieve lost the marker): this check has no verdict, that rule explains it.
-      if (error instanceof UnprovenDeleteError && error.broken !== undefined && error.broken !== r.id) {
-        throw new InconclusiveError(dependsOnText(error.broken, 'a delete the suite can prove acts on its own widget', error.reason), [error.broken]);
+      if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
+      if (error instanceof UnprovenDeleteError) {
+        // A delete the suite would not send because a retrieve never shows the widget as created
+        // (its run marker altered) is CRUD-4's fault, recorded with the fields the retrieve changes.
+        if (mayDependOn(r.id, 'CRUD-4')) await unprovenBecauseOfRetrieve(t, t.api, error);
+        // A delete the ownership ledger refused because the server broke a rule (a create answered
+        // an existing id, a retrieve contradicting itself): this check has no verdict, that rule explains it.
+        if (error.broken !== undefined && error.broken !== r.id) {
+          const inconclusive = new InconclusiveError(dependsOnText(error.broken, 'a delete the suite can prove acts on its own widget', error.reason), [error.broken]);
+          throw undeclared(r, inconclusive) ?? inconclusive;
+        }
       }
       if (error instanceof ConformanceFailure && r.level === 'SHOULD') {
         await ctx.annotate(firstLines(error.message), 'warning');
@@ -89,11 +104,27 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
         return;
       }
       throw error;
+    } finally {
+      // Whatever the test concluded, what it saw of other rules goes to the runner.
+      for (const e of seen) await ctx.annotate(JSON.stringify(e), EVIDENCE);
     }
   });
 }
 
-function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate']): RuleContext {
+/** The annotation type that carries an Evidence record (failure.ts) to the runner. */
+export const EVIDENCE = 'evidence';
+
+/**
+ * A check may end inconclusive only on a rule its rule declares it requires (rules.ts): one that
+ * names another is a problem of the suite, said as such (an error, never a silent inconclusive).
+ */
+function undeclared(r: Rule, error: InconclusiveError): Error | undefined {
+  const stray = error.dependsOn.filter((id) => !mayDependOn(r.id, id));
+  if (stray.length === 0) return undefined;
+  return new Error(`${r.id} ended inconclusive on ${stray.join(', ')}, which src/rules.ts does not declare among its requirements: a problem of the suite (please report it). ${error.message}`);
+}
+
+function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[]): RuleContext {
   const { settings: s, primary: api, second } = run;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
@@ -110,6 +141,10 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
     name: () => `${s.marker} ${r.id} ${(sequence += 1)}`,
     annotate: async (message, type) => void (await annotate(message, type)),
     fail,
+    evidence(ruleId: string, detail: FailureDetail): void {
+      if (ruleId === r.id) fail(detail);
+      seen.push(evidenceOf(ruleById(ruleId), detail, redactor));
+    },
     check(condition: boolean, detail: () => FailureDetail): void {
       if (!condition) fail(detail());
     },

@@ -14,6 +14,8 @@ export function badgeStatus(report: RunReport): { text: string; colour: string }
   const failing = report.rules.filter((r) => r.outcome === 'fail').length;
   if (failing > 0) return { text: `${failing} failing`, colour: COLOUR.bad };
   if (report.verdict === 'interrupted' || report.verdict === 'incomplete') return { text: report.verdict, colour: COLOUR.unsure };
+  // No second account: the isolation rules were not run, and the badge names them.
+  if (report.verdict === 'partial' && report.notRun?.length) return { text: `partial: ${report.notRun.join(' ')} not run`, colour: COLOUR.partial };
   // A run of some rules says nothing of the rest: never "conformant" on a partial run.
   if (report.partial) return { text: `partial: ${report.rules.length} of ${report.catalogue.rules} rules pass`, colour: COLOUR.partial };
   if (report.verdict === 'conformant') return { text: 'conformant', colour: COLOUR.good };

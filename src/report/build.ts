@@ -26,6 +26,8 @@ export interface RunInfo {
   readonly implementation?: string;
   /** The interoperability profile the workers recorded (profile.ts). */
   readonly profile?: ProfileReport;
+  /** Rules not run because the run had no second account (--without-second-token). */
+  readonly notRun?: readonly string[];
 }
 
 /** The base URL's host (with its port): the label of an implementation nobody named. */
@@ -57,7 +59,8 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     interfaceVersion: INTERFACE_VERSION,
     catalogue: { hash: catalogueHash(RULES), rules: RULES.length },
     implementation: info.implementation ?? hostOf(info.baseUrl),
-    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)),
+    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)) || (info.notRun?.length ?? 0) > 0,
+    ...(info.notRun?.length ? { notRun: info.notRun } : {}),
     target: info.target,
     baseUrl: info.baseUrl,
     startedAt: info.startedAt.toISOString(),
@@ -70,7 +73,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     rateLimitWaitMs: info.stats.rateLimitWaitMs,
     refused: info.stats.refused ?? 0,
     pacedRate: info.stats.pacedRate ?? null,
-    verdict: verdictOf({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures }),
+    verdict: verdictOf({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, ...(info.notRun ? { notRun: info.notRun } : {}) }),
     gate: { passed: info.exitCode === 0, knownFailures },
     exitCode: info.exitCode,
     strict: info.strict,
@@ -103,6 +106,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
         ...(t.failures.length ? { failures: t.failures } : {}),
         ...(t.outcome === 'error' || t.outcome === 'inconclusive' ? { errors: t.messages } : {}),
         ...(t.dependsOn ? { dependsOn: t.dependsOn } : {}),
+        ...(t.seenBy ? { seenBy: t.seenBy } : {}),
         ...(t.warnings.length ? { warnings: t.warnings } : {}),
         ...(t.skipReason ? { skipReason: t.skipReason } : {}),
         ...(t.runs ? { runs: t.runs } : {}),

@@ -10,7 +10,7 @@ import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 import { bySection } from './sections.ts';
-import { gatePassedNote } from './verdict.ts';
+import { gatePassedNote, notRunNote } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
 import { CONSOLE_UNSAFE, visibleEscape } from './console.ts';
 import { PROFILE_STYLE, profileHtml, settleNoticeHtml } from './profile-html.ts';
@@ -26,6 +26,7 @@ export function escapeHtml(text: string): string {
 const VERDICT: Record<RunReport['verdict'], { label: string; css: string }> = {
   conformant: { label: 'Conformant', css: 'o-pass' },
   'not-conformant': { label: 'Not conformant', css: 'o-fail' },
+  partial: { label: 'Partial: not every rule was run', css: 'o-warn' },
   incomplete: { label: 'Incomplete: the suite could not complete', css: 'o-error' },
   interrupted: { label: 'Interrupted', css: 'o-error' },
 };
@@ -222,7 +223,8 @@ function problemsHeading(problems: readonly RuleReport[]): string {
 export function renderHtml(report: RunReport): string {
   const base = VERDICT[report.verdict];
   // Not conformant, though the gate passed: the heading says both, so no one reads exit 0 as conformance.
-  const verdict = report.verdict === 'not-conformant' && report.gate.passed ? { ...base, label: `${base.label} (${gatePassedNote(report.gate.knownFailures)})` } : base;
+  const verdict = report.verdict === 'not-conformant' && report.gate.passed ? { ...base, label: `${base.label} (${gatePassedNote(report.gate.knownFailures)})` }
+    : report.verdict === 'partial' && report.notRun ? { ...base, label: `${base.label} (${notRunNote(report.notRun)})` } : base;
   const problems = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'inconclusive');
   const warnings = report.rules.filter((r) => r.outcome === 'warn');
   const skipped = report.rules.filter((r) => r.outcome === 'skip');

@@ -4,7 +4,7 @@
  * curl commands that replay their requests; the exchanges stay in the HTML and JSON reports.
  */
 import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
-import { gatePassedNote } from './verdict.ts';
+import { gatePassedNote, notRunNote } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
 import { codeBlock, codeSpan, mdText, visibleChars } from './markdown-text.ts';
 import { profileMarkdown, settleWindowLine } from './profile-md.ts';
@@ -14,6 +14,7 @@ const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️',
 const VERDICT: Record<RunReport['verdict'], string> = {
   conformant: '✅ Conformant',
   'not-conformant': '❌ Not conformant',
+  partial: '⚠️ Partial: not every rule was run',
   incomplete: '💥 Incomplete: the suite could not complete',
   interrupted: '⏹️ Interrupted',
 };
@@ -57,7 +58,7 @@ export function renderMarkdown(report: RunReport): string {
     return `${level}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.inconclusive} inconclusive, ${c.error} errored, ${c.skip} skipped`;
   };
   const lines = [
-    `## Widget Service conformance: ${VERDICT[report.verdict]}${report.verdict === 'not-conformant' && report.gate.passed ? ` (${gatePassedNote(report.gate.knownFailures)})` : ''}`,
+    `## Widget Service conformance: ${VERDICT[report.verdict]}${report.verdict === 'not-conformant' && report.gate.passed ? ` (${gatePassedNote(report.gate.knownFailures)})` : ''}${report.verdict === 'partial' && report.notRun ? ` (${notRunNote(report.notRun)})` : ''}`,
     '',
     `Target: ${server(report.target)} · implementation ${server(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
     '',

@@ -55,7 +55,7 @@ function outcomeVars(): string {
 }
 const cssClass = (outcome: string) => (outcome in LOOK ? cls(outcome) : 'o-generic');
 
-const VERDICT_OUTCOME: Readonly<Record<string, string>> = { conformant: 'pass', 'not-conformant': 'fail', incomplete: 'error', interrupted: 'error' };
+const VERDICT_OUTCOME: Readonly<Record<string, string>> = { conformant: 'pass', 'not-conformant': 'fail', partial: 'warn', incomplete: 'error', interrupted: 'error' };
 
 function counts(column: MatrixColumn): string {
   return Object.entries(column.counts).map(([o, n]) => `${n} ${escapeHtml(outcomeLabel(o))}`).join(' · ');

@@ -40,6 +40,11 @@ export interface TestOutcome {
   readonly dependsOn?: readonly string[];
   /** A failed or warned test whose every failure another rule's failure would explain (harness/failure.ts explainedBy). */
   readonly explainedBy?: readonly string[];
+  /**
+   * Evidence of this rule's violation seen by a test of another rule (harness/failure.ts
+   * Evidence): the title of the test that saw it. The rule fails (or warns) with it.
+   */
+  readonly seenBy?: string;
   readonly durationMs: number;
 }
 
@@ -61,7 +66,7 @@ export interface RunOutcomes {
   readonly suiteErrors: string[];
 }
 
-export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'interrupted';
+export type Verdict = 'conformant' | 'not-conformant' | 'partial' | 'incomplete' | 'interrupted';
 
 /** One failure of a test: the expectation beside what was received, and the HTTP exchanges. */
 export interface FailureReport {
@@ -88,6 +93,8 @@ export interface TestReport {
   readonly runs?: string;
   /** Inconclusive tests: the rules whose failure would explain it. */
   readonly dependsOn?: readonly string[];
+  /** Evidence seen by a test of another rule: that test's title (TestOutcome.seenBy). */
+  readonly seenBy?: string;
 }
 
 /** Why a rule is inconclusive: what it depends on and which of those failed (report/root-causes.ts). */
@@ -141,6 +148,8 @@ export interface RunReport {
   readonly implementation: string;
   /** Not every rule of the catalogue was run (--only): absent rules were not checked, not passed. */
   readonly partial: boolean;
+  /** Rules not run because the run had no second account (--without-second-token): the verdict is then at best partial. */
+  readonly notRun?: readonly string[];
   /** "embedded reference server" or the base URL. */
   readonly target: string;
   readonly baseUrl: string;

@@ -10,14 +10,21 @@ export interface VerdictInput {
   readonly exitCode: number;
   /** Rules that failed as the baseline expects (they did not fail the run). */
   readonly knownFailures: number;
+  /** Rules not run for want of a second account (--without-second-token). */
+  readonly notRun?: readonly string[];
 }
 
 /** The verdict of a run: never "conformant" while a rule fails, baseline or not. */
 export function verdictOf(run: VerdictInput): Verdict {
   if (run.interrupted) return 'interrupted';
   if (run.exitCode === 1) return 'not-conformant';
-  if (run.exitCode === 0) return run.knownFailures > 0 ? 'not-conformant' : 'conformant';
+  if (run.exitCode === 0) return run.knownFailures > 0 ? 'not-conformant' : (run.notRun?.length ?? 0) > 0 ? 'partial' : 'conformant';
   return 'incomplete';
+}
+
+/** Said of a partial run: which rules were not run, and why. */
+export function notRunNote(notRun: readonly string[]): string {
+  return `${notRun.join(', ')} not run: no second account (--without-second-token)`;
 }
 
 /** Said beside a "not conformant" verdict whose gate passed: why the exit code is 0 anyway. */

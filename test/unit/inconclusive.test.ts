@@ -10,6 +10,7 @@ import { renderHtml } from '../../src/report/html.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import { formatIssues, validateSchema } from '../../src/schema.ts';
+import type { Outcome } from '../../src/report/model.ts';
 import { outcomesOf, reportOf, testOf } from './support/report.ts';
 
 const CONFORMANT = 0;
@@ -65,6 +66,9 @@ describe('failures another rule explains (deferToRootCauses)', () => {
   });
 });
 
+/** A test of the second attempt: the same test (title) as the first attempt's, with a new outcome. */
+const again = (rule: string, outcome: Outcome, before: Outcome) => testOf(rule, outcome, { title: `${rule} a test (${before})` });
+
 describe('the second attempt', () => {
   const first = outcomesOf([testOf('CRUD-1', 'fail'), testOf('CRUD-4', 'fail'), testOf('CRUD-6', 'warn'), testOf('DEL-1', 'pass'), inconclusive('DEL-2', ['CRUD-4'])]);
 
@@ -73,9 +77,9 @@ describe('the second attempt', () => {
   });
 
   it('a failure that does not come back stays a failure, labelled intermittent, with both attempts', () => {
-    const merged = withSecondAttempt(first, outcomesOf([testOf('CRUD-1', 'pass'), testOf('CRUD-4', 'fail'), testOf('CRUD-6', 'pass')]));
+    const merged = withSecondAttempt(first, outcomesOf([again('CRUD-1', 'pass', 'fail'), testOf('CRUD-4', 'fail'), again('CRUD-6', 'pass', 'warn')]));
     const byId = Object.fromEntries(merged.rules.map((r) => [r.rule.id, r]));
-    expect(byId['CRUD-1']).toMatchObject({ outcome: 'fail', intermittent: true, secondAttempt: { outcome: 'pass', tests: [{ title: 'CRUD-1 a test (pass)', outcome: 'pass' }] } });
+    expect(byId['CRUD-1']).toMatchObject({ outcome: 'fail', intermittent: true, secondAttempt: { outcome: 'pass', tests: [{ title: 'CRUD-1 a test (fail)', outcome: 'pass' }] } });
     expect(byId['CRUD-1']?.tests[0]?.failures.length).toBe(1);
     expect(byId['CRUD-4']).toMatchObject({ outcome: 'fail', secondAttempt: { outcome: 'fail' } });
     expect(byId['CRUD-4']?.intermittent).toBeUndefined();
@@ -93,7 +97,7 @@ describe('the second attempt', () => {
 describe('reports', () => {
   const outcomes = withSecondAttempt(
     outcomesOf([testOf('CRUD-3', 'fail'), testOf('CRUD-4', 'fail'), inconclusive('DEL-2', ['CRUD-3']), inconclusive('PAGE-4', ['PAGE-1']), testOf('PAGE-1', 'pass')]),
-    outcomesOf([testOf('CRUD-3', 'fail'), testOf('CRUD-4', 'pass')]),
+    outcomesOf([testOf('CRUD-3', 'fail'), again('CRUD-4', 'pass', 'fail')]),
   );
   const report = reportOf(outcomes, { exitCode: exitCodeOf(outcomes) });
 

@@ -125,4 +125,24 @@ export const ATTRIBUTION_FAULTS: readonly AttributionCase[] = [
     explainedBy: 'CRUD-4',
     names: { 'CRUD-4': 'description' },
   },
+  {
+    name: 'twenty-character-names',
+    description: 'refuses names longer than 20 characters with a 400 (the suite names its own widgets with up to 32, which PROP-2 calls ordinary)',
+    make: shortNames,
+    fails: ['PROP-2'],
+    explainedBy: 'PROP-2',
+    // The message says how long the refused name was and what the suite assumes (issue 20).
+    names: { 'PROP-2': /name of \d+ printable ASCII characters.*names of 1 to 32/ },
+  },
 ];
+
+/** A server that refuses names over 20 characters: a limit below what PROP-2 calls ordinary input. */
+function shortNames(): TestServer {
+  return serve(new (class extends QuietService {
+    protected override validateCreate(body: unknown): WidgetInput {
+      const input = super.validateCreate(body);
+      if (input.name.length > 20) throw new HttpError(400, 'name_too_long', 'name must be at most 20 characters');
+      return input;
+    }
+  })());
+}

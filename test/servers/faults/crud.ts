@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError, ReferenceService, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
 import { WidgetStore } from '../../../src/reference/store.ts';
 import { serve } from '../support.ts';
-import type { FaultCase } from './case.ts';
+import { dependentsOf, type FaultCase } from './case.ts';
 
 export const CRUD_FAULTS: readonly FaultCase[] = [
   {
@@ -31,9 +31,9 @@ export const CRUD_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'ids-from-the-clock', rule: 'CRUD-3', description: 'makes ids from the current second, so widgets created together share one',
-    inconclusive: { 'CRUD-4': 'CRUD-3', 'DEL-2': 'CRUD-3', 'DEL-1': 'CRUD-3', 'DEL-3': 'CRUD-3', 'AUTH-4': 'CRUD-3', 'PAGE-4': 'CRUD-3',
-      'PAGE-1': 'CRUD-3', 'PAGE-2': 'CRUD-3', 'PAGE-3': 'CRUD-3', 'PAGE-5': 'CRUD-3', 'PAGE-7': 'CRUD-3' },
-    unsteady: { 'DEL-1': 'which tests collide depends on which creates share a second', 'DEL-3': 'as DEL-1', 'AUTH-4': 'as DEL-1', 'PAGE-4': 'as DEL-1', 'CRUD-4': 'as DEL-1', 'PAGE-1': 'as DEL-1', 'PAGE-2': 'as DEL-1', 'PAGE-3': 'as DEL-1', 'PAGE-5': 'as DEL-1', 'PAGE-7': 'as DEL-1' },
+    // Every check that finds widgets by id stands on CRUD-3: which ones met a shared id is timing, the verdict is not.
+    inconclusive: dependentsOf('CRUD-3'),
+    timing: 'which creates share a second depends on when they reach the server',
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
       protected override newId(): string { return `w${Math.floor(Date.now() / 1000)}`; }
     })() })),
@@ -45,6 +45,19 @@ export const CRUD_FAULTS: readonly FaultCase[] = [
         const reply = super.retrieve(account, id);
         const { description: _dropped, ...rest } = reply.body as WidgetJson;
         return { ...reply, body: rest };
+      }
+    })()),
+  },
+  {
+    name: 'retrieve-changes-name-case', rule: 'CRUD-4', description: 'returns the name in upper case when a widget is retrieved (create and list return it as sent)',
+    // The proof that a widget is the suite's own before its delete reads the run marker from a
+    // retrieve: every check that deletes has no verdict, under CRUD-4 (issue 20).
+    inconclusive: { 'DEL-1': 'CRUD-4', 'DEL-2': 'CRUD-4', 'DEL-3': 'CRUD-4', 'AUTH-4': 'CRUD-4' },
+    make: () => serve(new (class extends ReferenceService {
+      protected override retrieve(account: string, id: string): Reply {
+        const reply = super.retrieve(account, id);
+        const body = reply.body as WidgetJson;
+        return { ...reply, body: { ...body, name: body.name.toUpperCase() } };
       }
     })()),
   },
