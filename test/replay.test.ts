@@ -39,9 +39,12 @@ describe('replay', () => {
     // Every spelling the redactor knows, in every output: none may hold a token.
     const spellings = new Redactor(TOKENS);
     for (const text of [...files, run.stdout, run.stderr]) expect(spellings.text(text)).toBe(text);
-    const har = JSON.parse(files[4]!) as { log: { entries: unknown[] } };
+    const har = JSON.parse(files[4]!) as { log: { entries: Array<{ _id?: string }> } };
     const issues = validateSchema('har', har);
     expect(issues, formatIssues(issues)).toEqual([]);
-    expect(har.log.entries.length).toBe(failures.flatMap((f) => f.exchanges ?? []).length);
+    // Every exchange of every failure, then the profile's evidence, each with its _id (report/har.ts).
+    const evidence = (run.report?.profile?.evidence ?? []).length;
+    expect(har.log.entries.filter((e) => e._id === undefined).length, 'failure exchanges').toBe(failures.flatMap((f) => f.exchanges ?? []).length);
+    expect(har.log.entries.filter((e) => e._id !== undefined).length, 'profile evidence').toBe(evidence);
   });
 });
