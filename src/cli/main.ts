@@ -36,6 +36,7 @@ import { redactProcessOutput } from './redact-output.ts';
 import { sumStats, totalStats } from './stats.ts';
 import { renderSummary } from './summary.ts';
 import { chooseTarget, type Target } from './target.ts';
+import { guardVerdict, NO_VERDICT_EXIT } from './verdict-guard.ts';
 import { writeReports } from './write-reports.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -213,7 +214,9 @@ async function main(): Promise<number> {
     const stats = totalStats(statsDir, sumStats(client.stats, cleaner.stats));
     // A token that stopped working is a setup problem: the rule outcomes after it say nothing of the server.
     const rejected = tokenRejected(statsDir);
-    const exitCode = interrupt.exitCode ?? (rejected ? 2 : exitCodeOf(outcomes, baseline));
+    // A run in which every rule was skipped has judged nothing: that is not a pass.
+    const judgedNothing = outcomes.rules.every((r) => r.outcome === 'skip');
+    const exitCode = interrupt.exitCode ?? (rejected ? 2 : judgedNothing ? NO_VERDICT_EXIT : exitCodeOf(outcomes, baseline));
     const report = buildReport(
       {
         suiteVersion: VERSION,
@@ -255,6 +258,7 @@ async function main(): Promise<number> {
     );
     // A report that could not be written is said, but never costs the verdict.
     for (const p of problems) process.stderr.write(`widget-conformance: ${p}\n`);
+    if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (every selected rule was skipped; the reports give each reason), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
     if (rejected && !interrupt.signal) process.stderr.write(`widget-conformance: ${redactor.text(rejected)}; check that the token is valid for the whole run (no verdict)\n`);
     return exitCode;
   } finally {
@@ -274,7 +278,12 @@ function runnerAccounts(client: HttpClient, target: Target, marker: string): Wid
   ];
 }
 
+// Armed before anything else: until main() settles with a verdict, the exit code is failure.
+const guard = guardVerdict('widget-conformance');
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    guard.settle();
+    process.exit(code);
+  },
   (error: unknown) => fail(`internal error: ${(error as Error)?.stack ?? String(error)}`, 3),
 );
