@@ -160,6 +160,22 @@ export class WidgetApi {
     return res;
   }
 
+  /**
+   * A method the spec does not define (MAL-5) on /widgets, or on a widget proven the suite's own
+   * (as for a delete): sent as a write, since a faulty server may act on it, and any id a 2xx
+   * answer names is claimed for the cleanup.
+   */
+  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown): Promise<ApiResponse> {
+    const path = id === undefined ? '/widgets' : this.widgetPath(id, method);
+    if (id !== undefined) await this.proveDeletable(id);
+    const res = await this.authed(undefined, `${method} ${path}`, (token) =>
+      this.writing(() => this.http.request(method, path, { headers: this.headers(undefined, { 'content-type': 'application/json' }, token), body: JSON.stringify(body) })),
+    );
+    const made = is2xx(res.status) ? idOf(res.json) : undefined;
+    if (made !== undefined && made !== id) this.ownership.claim(this.account, made);
+    return res;
+  }
+
   /** True when the server shows, now, the suite's marker at the id in this account. */
   async provenNow(id: string): Promise<boolean> {
     return this.ownership.proven(this.account, id) || this.showsMarker(await this.retrieve(id), id);

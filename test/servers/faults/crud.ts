@@ -66,4 +66,22 @@ export const CRUD_FAULTS: readonly FaultCase[] = [
       }
     })()),
   },
+  {
+    name: 'content-type-exact-match', rule: 'CRUD-7',
+    description: 'accepts a create only when Content-Type is exactly "application/json" or "application/json; charset=utf-8", refusing other legal spellings with 415',
+    make: () => serve(new (class extends ReferenceService {
+      protected override isJsonMediaType(header: string | undefined): boolean {
+        return header === 'application/json' || header === 'application/json; charset=utf-8';
+      }
+    })()),
+  },
+  {
+    name: 'content-type-case-sensitive', rule: 'CRUD-7',
+    description: 'compares the media type of a create case-sensitively: Application/JSON is refused with 415',
+    make: () => serve(new (class extends ReferenceService {
+      protected override isJsonMediaType(header: string | undefined): boolean {
+        return header?.split(';', 1)[0]?.trim() === 'application/json';
+      }
+    })()),
+  },
 ];

@@ -79,4 +79,21 @@ export const FMT_FAULTS: readonly FaultCase[] = [
       }
     })()),
   },
+  {
+    name: 'error-message-empty', rule: 'FMT-4', description: 'sends every Error object with an empty message ("")',
+    make: () => serve(new (class extends ReferenceService {
+      protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+        super.sendError(res, requestId, new HttpError(error.status, error.code, '', error.headers));
+      }
+    })()),
+  },
+  {
+    name: 'error-code-empty-on-404', rule: 'FMT-4', description: 'answers an unknown id with an Error object whose code is ""',
+    make: () => serve(new (class extends ReferenceService {
+      protected override widgetNotFound(): HttpError {
+        const error = super.widgetNotFound();
+        return new HttpError(error.status, '', error.message, error.headers);
+      }
+    })()),
+  },
 ];

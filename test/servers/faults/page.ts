@@ -1,5 +1,5 @@
 /** Faults of pagination (PAGE): limits, has_more, cursors, and walks under concurrent writes. */
-import { ReferenceService, type CursorPosition, type Reply } from '../../../src/reference/service.ts';
+import { ReferenceService, type CursorPosition, type PageJson, type Reply } from '../../../src/reference/service.ts';
 import { WidgetStore, type WidgetPage } from '../../../src/reference/store.ts';
 import { offsetPaged, QuietService, serve } from '../support.ts';
 import type { FaultCase } from './case.ts';
@@ -127,6 +127,37 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
       protected override parseLimit(raw: string | undefined): number {
         if (raw !== undefined && /^[0-9]+$/.test(raw)) return Math.min(Number(raw), this.maxLimit);
         return super.parseLimit(raw);
+      }
+    })()),
+  },
+  {
+    name: 'limit-junk-500', rule: 'PAGE-8',
+    description: 'reads limit with parseInt and fails with a 500 when digits are followed by anything else ("1x")',
+    make: () => serve(new (class extends QuietService {
+      protected override parseLimit(raw: string | undefined): number {
+        if (raw !== undefined && /^[1-9][0-9]*[^0-9]/.test(raw)) throw new TypeError(`trailing characters after ${Number.parseInt(raw, 10)}`);
+        return super.parseLimit(raw);
+      }
+    })()),
+  },
+  {
+    name: 'short-cursor-500', rule: 'PAGE-8',
+    description: 'compares the signature of a cursor without checking its length first: a well-formed cursor shorter than the signature fails with a 500',
+    make: () => serve(new (class extends QuietService {
+      protected override decodeCursor(cursor: string): CursorPosition | undefined {
+        const bytes = Buffer.from(cursor, 'base64url');
+        if (bytes.toString('base64url') === cursor && bytes.length < 32) throw new RangeError('Input buffers must have the same byte length');
+        return super.decodeCursor(cursor);
+      }
+    })()),
+  },
+  {
+    name: 'cursor-on-last-page', rule: 'PAGE-9',
+    description: 'sends next_cursor on every non-empty page, the last one (has_more false) included',
+    make: () => serve(new (class extends ReferenceService {
+      protected override toPageJson(account: string, page: WidgetPage): PageJson {
+        const body = super.toPageJson(account, page);
+        return page.lastSeq === undefined ? body : { ...body, next_cursor: this.encodeCursor({ account, seq: page.lastSeq }) };
       }
     })()),
   },

@@ -1,0 +1,64 @@
+/**
+ * Methods the spec does not define (§4 defines GET and POST on /widgets, GET and DELETE on
+ * /widgets/{widgetId}): rule MAL-5. Each must change nothing, and RFC 9110 asks for 405 with
+ * an Allow header. DELETE on /widgets is never sent: a server that took it for "delete them
+ * all" would destroy widgets the suite did not create.
+ */
+import { createOrFail, describeDifferences, differingFields, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { ApiResponse } from '../src/http/client.ts';
+import { preview } from '../src/schema.ts';
+
+/** The methods §4 defines on each path, as an Allow header must name them. */
+const COLLECTION_METHODS = ['GET', 'POST'];
+const ITEM_METHODS = ['GET', 'DELETE'];
+
+/** The methods of an Allow header, upper-cased (RFC 9110 §10.2.1: a comma-separated list of method tokens). */
+function allowed(res: ApiResponse): string[] {
+  return (res.headers.allow ?? '').split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '');
+}
+
+/** Fails unless the answer is 405 with an Allow header naming every method the spec defines on the path. */
+function expect405WithAllow(t: RuleContext, res: ApiResponse, request: string, defined: readonly string[]): void {
+  const allow = allowed(res);
+  const missing = defined.filter((m) => !allow.includes(m));
+  t.check(res.status === 405 && res.headers.allow !== undefined && missing.length === 0, () => ({
+    expected: `405 Method Not Allowed for ${request}, with an Allow header naming ${defined.join(' and ')} (RFC 9110 §15.5.6)`,
+    received: `${res.status} (${statusClass(res.status)}) with ${res.headers.allow === undefined ? 'no Allow header' : `Allow: ${res.headers.allow}${missing.length ? ` (missing ${missing.join(', ')})` : ''}`}`,
+    exchanges: [res.exchange],
+  }));
+}
+
+for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+  rule('MAL-5', `${method} on a widget changes nothing`, async (t) => {
+    const widget = await createOrFail(t, { description: 'before' });
+    const res = await t.api.sendUndefinedMethod(method, widget.id, { name: t.name(), description: 'after' });
+    const after = await t.api.retrieve(widget.id);
+    const is = after.status >= 200 && after.status < 300 ? (after.json as Json | undefined) : undefined;
+    const changed = is === undefined ? [] : differingFields(widget, is);
+    t.check(is !== undefined && changed.length === 0, () => ({
+      expected: `widget ${preview(widget.id)} still retrieved exactly as created after ${method} /widgets/{id}, which the spec does not define`,
+      received: `${method} answered ${res.status}; the retrieve then answered ${after.status}${is && changed.length ? `, changed: ${describeDifferences(widget, is, 'created', 'after', changed)}` : ''}`,
+      exchanges: [res.exchange, after.exchange],
+    }));
+  });
+
+  rule('MAL-5', `${method} on a widget answers 405 with an Allow header`, async (t) => {
+    const widget = await createOrFail(t);
+    const res = await t.api.sendUndefinedMethod(method, widget.id, { name: t.name() });
+    expect405WithAllow(t, res, `${method} /widgets/{id}`, ITEM_METHODS);
+  });
+}
+
+for (const method of ['PUT', 'PATCH'] as const) {
+  rule('MAL-5', `${method} on /widgets creates nothing`, async (t) => {
+    const name = t.name();
+    const res = await t.api.sendUndefinedMethod(method, undefined, { name });
+    await expectNotListed(t, t.api, performance.now(), (w) => w.name === name, `no widget named ${preview(name)} after ${method} /widgets answered ${res.status}`, [res.exchange]);
+  });
+
+  rule('MAL-5', `${method} on /widgets answers 405 with an Allow header`, async (t) => {
+    const res = await t.api.sendUndefinedMethod(method, undefined, { name: t.name() });
+    expect405WithAllow(t, res, `${method} /widgets`, COLLECTION_METHODS);
+  });
+}
