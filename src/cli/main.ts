@@ -13,6 +13,7 @@ import { readBaseline } from './baseline.ts';
 import { readCaFile } from './ca-file.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
 import { isSuiteError, RejectedTokenError, SetupProblemError } from '../errors.ts';
+import { recordFirstContact } from '../harness/first-contact.ts';
 import { readHeld, renewedTokens, tokenRejected } from '../harness/handoff.ts';
 import { withCommandTokens } from './token-commands.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
@@ -164,6 +165,8 @@ async function main(): Promise<number> {
   try {
     try {
       for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : '--second-token / WIDGET_SECOND_TOKEN');
+      // Before any test writes: what each account answers while the run has created nothing in it.
+      await recordFirstContact(accounts, statsDir);
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       process.stderr.write(`widget-conformance: ${redactor.text((error as Error).message)}\n`);

@@ -1,6 +1,6 @@
 /** Faults of pagination (PAGE): limits, has_more, cursors, and walks under concurrent writes. */
 import { ReferenceService, type CursorPosition, type PageJson, type Reply } from '../../../src/reference/service.ts';
-import { WidgetStore, type WidgetPage } from '../../../src/reference/store.ts';
+import { WidgetStore, type StoredWidget, type WidgetPage } from '../../../src/reference/store.ts';
 import { offsetPaged, QuietService, serve } from '../support.ts';
 import type { FaultCase } from './case.ts';
 
@@ -160,5 +160,25 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
         return page.lastSeq === undefined ? body : { ...body, next_cursor: this.encodeCursor({ account, seq: page.lastSeq }) };
       }
     })()),
+  },
+  {
+    name: 'never-used-account-list-500', rule: 'PAGE-6',
+    description: 'fails with a 500 to list an account that has never held a widget (its per-account map is made on the first create)',
+    make: () => serve(new QuietService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        if (!this.widgetsByAccount.has(account)) throw new TypeError("Cannot read properties of undefined (reading 'values')");
+        return super.page(account, afterSeq, limit);
+      }
+    })() })),
+  },
+  {
+    name: 'never-used-account-lists-empty-object', rule: 'PAGE-6',
+    description: 'lists an account that has never held a widget as {"data":[{}],"has_more":false}: an uninitialised row',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        if (!this.widgetsByAccount.has(account)) return { items: [{} as StoredWidget], lastSeq: undefined, hasMore: false };
+        return super.page(account, afterSeq, limit);
+      }
+    })() })),
   },
 ];
