@@ -4,7 +4,7 @@
  */
 import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, statusClass, type Json } from '../src/harness/checks.ts';
 import { foreignId, freshUnknownId } from '../src/harness/ids.ts';
-import { requireDistinctId, requireSameWidget } from '../src/harness/prerequisites.ts';
+import { prerequisite, requireDistinctId, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
@@ -290,6 +290,10 @@ for (const provocation of ERROR_PROVOCATIONS) {
     const body = res.json as Json | undefined;
     const isError = res.status >= 400 && body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.code === 'string' && typeof body.message === 'string';
     // Whether there is an Error object at all is FMT-2's (documented failures) or the server's choice (the others).
+    const documented = DOCUMENTED_FAILURES.some((d) => d.what === provocation.what);
+    if (!isError && documented) {
+      prerequisite(t, 'FMT-2', false, () => ({ expected: `an Error object (code and message strings) for ${what}`, received: `${res.status}: ${preview(res.json ?? res.text)}`, exchanges: [res.exchange] }));
+    }
     if (!isError) return t.skip(`${what} answered ${res.status} without an Error object (code and message strings): nothing for FMT-4 to judge`);
     const empty = (['code', 'message', 'request_id'] as const).filter((field) => typeof body[field] === 'string' && (body[field] as string).trim() === '');
     t.check(empty.length === 0, () => ({
