@@ -290,9 +290,11 @@ for (const provocation of ERROR_PROVOCATIONS) {
     const body = res.json as Json | undefined;
     const isError = res.status >= 400 && body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.code === 'string' && typeof body.message === 'string';
     // Whether there is an Error object at all is FMT-2's (documented failures) or the server's choice (the others).
+    // A documented failure refused without an Error object leaves FMT-4 nothing to judge, because
+    // of FMT-1 (not JSON) or FMT-2 (not an Error object); one not refused at all is another rule's.
     const documented = DOCUMENTED_FAILURES.some((d) => d.what === provocation.what);
-    if (!isError && documented) {
-      prerequisite(t, 'FMT-2', false, () => ({ expected: `an Error object (code and message strings) for ${what}`, received: `${res.status}: ${preview(res.json ?? res.text)}`, exchanges: [res.exchange] }));
+    if (!isError && documented && res.status >= 400) {
+      prerequisite(t, res.jsonError === undefined ? 'FMT-2' : 'FMT-1', false, () => ({ expected: `an Error object (code and message strings) for ${what}`, received: `${res.status}: ${preview(res.json ?? res.text)}`, exchanges: [res.exchange] }));
     }
     if (!isError) return t.skip(`${what} answered ${res.status} without an Error object (code and message strings): nothing for FMT-4 to judge`);
     const empty = (['code', 'message', 'request_id'] as const).filter((field) => typeof body[field] === 'string' && (body[field] as string).trim() === '');

@@ -32,8 +32,9 @@ export const CRUD_FAULTS: readonly FaultCase[] = [
   {
     name: 'ids-from-the-clock', rule: 'CRUD-3', description: 'makes ids from the current second, so widgets created together share one',
     inconclusive: { 'CRUD-4': 'CRUD-3', 'DEL-2': 'CRUD-3', 'DEL-1': 'CRUD-3', 'DEL-3': 'CRUD-3', 'AUTH-4': 'CRUD-3', 'PAGE-4': 'CRUD-3',
-      'PAGE-1': 'CRUD-3', 'PAGE-2': 'CRUD-3', 'PAGE-3': 'CRUD-3', 'PAGE-5': 'CRUD-3', 'PAGE-7': 'CRUD-3' },
-    unsteady: { 'DEL-1': 'which tests collide depends on which creates share a second', 'DEL-3': 'as DEL-1', 'AUTH-4': 'as DEL-1', 'PAGE-4': 'as DEL-1', 'CRUD-4': 'as DEL-1', 'PAGE-1': 'as DEL-1', 'PAGE-2': 'as DEL-1', 'PAGE-3': 'as DEL-1', 'PAGE-5': 'as DEL-1', 'PAGE-7': 'as DEL-1' },
+      'PAGE-1': 'CRUD-3', 'PAGE-2': 'CRUD-3', 'PAGE-3': 'CRUD-3', 'PAGE-5': 'CRUD-3', 'PAGE-7': 'CRUD-3',
+      'MAL-5': 'CRUD-3', 'PAGE-8': 'CRUD-3', 'PAGE-9': 'CRUD-3' },
+    unsteady: { 'DEL-1': 'which tests collide depends on which creates share a second', 'DEL-3': 'as DEL-1', 'AUTH-4': 'as DEL-1', 'PAGE-4': 'as DEL-1', 'CRUD-4': 'as DEL-1', 'PAGE-1': 'as DEL-1', 'PAGE-2': 'as DEL-1', 'PAGE-3': 'as DEL-1', 'PAGE-5': 'as DEL-1', 'PAGE-7': 'as DEL-1', 'MAL-5': 'as DEL-1', 'PAGE-8': 'as DEL-1', 'PAGE-9': 'as DEL-1' },
     make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
       protected override newId(): string { return `w${Math.floor(Date.now() / 1000)}`; }
     })() })),
