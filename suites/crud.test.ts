@@ -277,6 +277,18 @@ const ERROR_PROVOCATIONS: Array<{ what: string; get: (t: RuleContext) => Promise
   { what: 'the Error for a create sent as text/plain, if refused', get: (t) => t.api.create({ name: t.name() }, { contentType: 'text/plain' }) },
   { what: 'the Error for a list with limit=abc, if refused', get: (t) => t.api.list({ limit: 'abc' }) },
   { what: 'the Error for a list with a cursor the server never issued, if refused', get: (t) => t.api.list({ cursor: 'wcs-not-a-cursor' }) },
+  // A repeated parameter is ambiguous; a server may refuse it (the query is written out: ListQuery holds one value per name).
+  { what: 'the Error for a list with limit given twice, if refused', get: (t) => t.api.http.request('GET', '/widgets?limit=1&limit=2', { headers: { authorization: t.api.bearer } }) },
+  { what: 'the Error for a list with cursor given twice, if refused', get: (t) => t.api.http.request('GET', '/widgets?cursor=a&cursor=b', { headers: { authorization: t.api.bearer } }) },
+  // Bytes that are not UTF-8 inside the name (0xFF never occurs in UTF-8). The name carries the
+  // run marker, so a server that stores it anyway leaves a widget the final sweep finds.
+  {
+    what: 'the Error for a create whose body is not UTF-8, if refused',
+    get: (t) => t.api.http.request('POST', '/widgets', {
+      headers: { authorization: t.api.bearer, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from(`{"name":"${t.name()}`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    }),
+  },
   { what: 'the Error for an unknown path under /widgets, if any', get: (t) => t.api.http.request('GET', '/widgets/a/b', { headers: { authorization: t.api.bearer } }) },
   // OPTIONS is safe (RFC 9110 §9.3.7); a server that does not serve it may answer 405 with an Error.
   { what: 'the Error for OPTIONS on /widgets, if any', get: (t) => t.api.http.request('OPTIONS', '/widgets', { headers: { authorization: t.api.bearer } }) },
