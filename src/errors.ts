@@ -120,3 +120,13 @@ export class UnprovenDeleteError extends SuiteError {
     super(message, 'ERR_UNPROVEN_DELETE');
   }
 }
+
+/**
+ * A PUT or PATCH on /widgets the suite will not send: the account held widgets before the run
+ * (or its inventory walk was cut short), and a server could apply such a request to all of them.
+ */
+export class CollectionWriteRefused extends SuiteError {
+  constructor(readonly method: string) {
+    super(`${method} /widgets not sent: the account held widgets before the run (or they could not all be listed), and a server that took ${method} on the collection for "change them all" would touch widgets the suite did not create`, 'ERR_COLLECTION_WRITE_REFUSED');
+  }
+}

@@ -102,6 +102,13 @@ export const RULES: readonly Rule[] = [
     openapi: [WIDGET],
     requires: [...CREATES, ...IDS, 'PAGE-6'],
   },
+  {
+    id: 'FMT-4', level: 'SHOULD', section: '§2, §7',
+    statement: 'Every Error object says something: code and message are non-empty strings, and so is request_id when present.',
+    basis: '§2 Error object: "code string yes — Machine-readable error code; message string yes — Human-readable message; request_id string no — Identifier of the request." An empty string is a string, so the schema (FMT-2) holds; an empty code reads nothing and an empty message tells nothing, hence SHOULD.',
+    openapi: [ERROR],
+    requires: [...CREATES, ...IDS, ...ERRORS],
+  },
   // Create and retrieve (§4.2, §4.3)
   {
     id: 'CRUD-1', level: 'MUST', section: '§4.2',
@@ -145,6 +152,13 @@ export const RULES: readonly Rule[] = [
     basis: 'RFC 9110 §15.3.2: "The 201 (Created) status code indicates that the request has been fulfilled and has resulted in one or more new resources being created."',
     openapi: [`${CREATE}/responses/2XX`, RETRIEVE_4XX],
     requires: [...CREATES],
+  },
+  {
+    id: 'CRUD-7', level: 'SHOULD', section: '§4.2 (RFC 9110 §8.3.1, §5.6.6)',
+    statement: 'Create accepts application/json in every spelling the media-type grammar allows: type and subtype in any case, a charset parameter, whitespace around the semicolon.',
+    basis: 'RFC 9110 §8.3.1: "The type and subtype tokens are case-insensitive." §5.6.6: "parameters = *( OWS \";\" OWS [ parameter ] )". §4.2 names the header as "Content-Type: application/json".',
+    openapi: [`${CREATE}/requestBody`],
+    requires: [...CREATES, ...IDS],
   },
   // Delete (§4.4)
   {
@@ -246,6 +260,13 @@ export const RULES: readonly Rule[] = [
     openapi: [BEARER],
     requires: [...CREATES, ...ERRORS, ...WALKS],
   },
+  {
+    id: 'AUTH-6', level: 'SHOULD', section: '§5 (RFC 9110 §11.1, §11.4; RFC 6750 §2.1)',
+    statement: 'A valid token is accepted in every spelling of the credentials the grammar allows: the scheme Bearer in any case, and one or more spaces before the token.',
+    basis: 'RFC 9110 §11.1: "It uses a case-insensitive token to identify the authentication scheme"; RFC 6750 §2.1: "credentials = \"Bearer\" 1*SP b64token".',
+    openapi: [BEARER],
+    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
+  },
   // Malformed requests (§4.2, §7)
   {
     id: 'MAL-1', level: 'MUST', section: '§4.2, §7',
@@ -274,6 +295,13 @@ export const RULES: readonly Rule[] = [
     basis: 'RFC 9110 §15.5.16: "The 415 (Unsupported Media Type) status code indicates that the origin server is refusing to service the request because the content is in a format not supported by this method on the target resource."',
     openapi: [`${CREATE}/requestBody`, CREATE_4XX],
     requires: [...CREATES, ...ERRORS, ...WALKS],
+  },
+  {
+    id: 'MAL-5', level: 'SHOULD', section: '§4 (RFC 9110 §15.5.6, §10.2.1)',
+    statement: 'A method the spec does not define on /widgets or /widgets/{id} changes nothing and answers 405 with an Allow header naming the methods the spec defines there.',
+    basis: '§4 defines GET and POST on /widgets, GET and DELETE on /widgets/{widgetId}; RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource\'s currently supported methods."',
+    openapi: [`#/paths/~1widgets`, `#/paths/~1widgets~1{widgetId}`],
+    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
   },
   // Pagination (§4.1, §8)
   {
@@ -330,6 +358,13 @@ export const RULES: readonly Rule[] = [
     statement: 'An invalid limit or cursor is rejected with an Error object, never a 5xx.',
     basis: '§4.1: "limit integer — Maximum number of widgets to return. cursor string — Pagination cursor returned by a previous response."',
     openapi: [`${LIST}/parameters`],
+    requires: [...CREATES, ...ERRORS, ...WALKS],
+  },
+  {
+    id: 'PAGE-9', level: 'SHOULD', section: '§2, §4.1',
+    statement: 'When has_more is false, the page carries no next_cursor (absent, or empty): there is no following page to fetch.',
+    basis: '§2 Widget page: "next_cursor string no — Cursor to pass as the cursor query parameter to fetch the following page." The spec does not say it must be absent on the last page (RULES leaves how it is left out to the server), hence SHOULD.',
+    openapi: [PAGE],
     requires: [...CREATES, ...ERRORS, ...WALKS],
   },
   // Properties (fast-check)

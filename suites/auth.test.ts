@@ -38,6 +38,12 @@ const BAD_CREDENTIALS: readonly BadCredential[] = [
   // A server that takes the second word whatever the scheme would accept this.
   { label: 'the valid token under the Basic scheme', rule: 'AUTH-2', auth: (api) => ({ authorization: `Basic ${bearerToken(api)}` }) },
   { label: 'an empty bearer token', rule: 'AUTH-2', auth: () => ({ authorization: 'Bearer ' }) },
+  // Near-miss schemes: a scheme match that is not anchored at both ends (/bearer +(.+)/i,
+  // endsWith, includes) accepts these. RFC 9110 §11.1: the scheme is a whole token.
+  { label: 'the valid token under the scheme XBearer', rule: 'AUTH-2', auth: (api) => ({ authorization: `XBearer ${bearerToken(api)}` }) },
+  { label: 'the valid token under the scheme Bearerx', rule: 'AUTH-2', auth: (api) => ({ authorization: `Bearerx ${bearerToken(api)}` }) },
+  // No space at all between scheme and token: RFC 6750 §2.1 needs 1*SP.
+  { label: 'the valid token glued to the scheme (Bearer<token>)', rule: 'AUTH-2', auth: (api) => ({ authorization: `Bearer${bearerToken(api)}` }) },
   // Catches prefix matching and comparisons that stop at the known token's length.
   { label: 'the valid token with extra characters appended', rule: 'AUTH-2', auth: (api) => ({ authorization: `${api.bearer}x` }) },
   // Catches comparisons that stop at the presented token's length (known.startsWith(presented)).
@@ -160,3 +166,29 @@ rule('AUTH-5', 'a rejected token is never echoed back', async (t) => {
     exchanges: echoing.map((r) => r.exchange),
   }));
 });
+
+/**
+ * Spellings of valid credentials that the grammar allows (RFC 9110 §11.1: the scheme is
+ * case-insensitive; RFC 6750 §2.1: "Bearer" 1*SP b64token). Tabs, trailing junk and other
+ * separators are not in the grammar, so they are not asked for.
+ */
+const LEGAL_SPELLINGS = [
+  { label: 'the scheme in lower case (bearer)', spell: (token: string) => `bearer ${token}` },
+  { label: 'the scheme in upper case (BEARER)', spell: (token: string) => `BEARER ${token}` },
+  { label: 'two spaces between scheme and token', spell: (token: string) => `Bearer  ${token}` },
+];
+
+for (const legal of LEGAL_SPELLINGS) {
+  rule('AUTH-6', `a list with the valid token and ${legal.label} is accepted`, async (t) => {
+    // Judged beside the same list with the canonical spelling: only a difference is AUTH-6's
+    // (a list that fails either way is another rule's).
+    const canonical = await t.api.list({ limit: 1 });
+    if (!(canonical.status >= 200 && canonical.status < 300)) return t.skip(`the same list with "Bearer <token>" answered ${canonical.status}: nothing to compare with (PAGE-6 judges lists)`);
+    const res = await t.api.list({ limit: 1 }, { authorization: legal.spell(bearerToken(t.api)) });
+    t.check(res.status >= 200 && res.status < 300, () => ({
+      expected: `a 2xx page, as for "Bearer <token>" (${canonical.status}): ${JSON.stringify(legal.spell('<token>'))} is a legal spelling of valid credentials (RFC 9110 §11.1, RFC 6750 §2.1)`,
+      received: `${res.status} (${statusClass(res.status)})`,
+      exchanges: [canonical.exchange, res.exchange],
+    }));
+  });
+}

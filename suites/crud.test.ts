@@ -2,9 +2,9 @@
  * Format, create, retrieve and delete (§1, §2, §4.2–§4.4, §7): rules FMT-1..3, CRUD-1..6
  * and DEL-1..3. Every widget is created by the test that uses it and carries the run marker.
  */
-import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, requireAccepted, type Json } from '../src/harness/checks.ts';
+import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
 import { foreignId, freshUnknownId } from '../src/harness/ids.ts';
-import { requireDistinctId, requireSameWidget } from '../src/harness/prerequisites.ts';
+import { prerequisite, requireDistinctId, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/http/client.ts';
@@ -245,3 +245,82 @@ rule('DEL-3', 'delete of a well-formed unknown id is not a 5xx', async (t) => {
   const res = await t.api.remove(await unknownWellFormedId(t));
   t.check(res.status < 500, () => ({ expected: 'a status below 500 (an error or a success, the spec leaves it open)', received: `${res.status}`, exchanges: [res.exchange] }));
 });
+
+/**
+ * Spellings of application/json that RFC 9110 allows (§8.3.1: type and subtype are
+ * case-insensitive; §5.6.6: optional whitespace around the ";" of a parameter; §5.6.4: a
+ * parameter value may be quoted). Each is the media type §4.2 asks for.
+ */
+const JSON_SPELLINGS = [
+  'Application/JSON',
+  'application/json;charset=utf-8',
+  'application/json ; charset=UTF-8',
+  'application/json; charset="utf-8"',
+];
+
+for (const contentType of JSON_SPELLINGS) {
+  rule('CRUD-7', `a create sent as Content-Type: ${contentType} is accepted`, async (t) => {
+    const name = t.name();
+    const res = await t.api.create({ name }, { contentType });
+    t.check(res.status >= 200 && res.status < 300, () => ({
+      expected: `a 2xx create: ${JSON.stringify(contentType)} is application/json as RFC 9110 §8.3.1 and §5.6.6 spell it`,
+      received: `${res.status} (${statusClass(res.status)})`,
+      exchanges: [res.exchange],
+    }));
+  });
+}
+
+/**
+ * Every way the suite can provoke an Error object, documented (§7) or not: FMT-4 judges each
+ * Error object it gets. Requests that would change data are never used here.
+ */
+const ERROR_PROVOCATIONS: Array<{ what: string; get: (t: RuleContext) => Promise<ApiResponse> }> = [
+  ...DOCUMENTED_FAILURES,
+  { what: 'the Error for a list with an unknown token (§5)', get: (t) => t.api.list({}, { authorization: 'Bearer wcs-unknown-token-for-fmt-4' }) },
+  { what: 'the Error for a create whose body is not JSON (§4.2)', get: (t) => t.api.create(undefined, { raw: '{"name":' }) },
+  { what: 'the Error for a create whose body is an array (§4.2)', get: (t) => t.api.create([]) },
+  { what: 'the Error for a create whose name is a number (§4.2)', get: (t) => t.api.create({ name: 1 }) },
+  { what: 'the Error for a create whose description is a number (§4.2)', get: (t) => t.api.create({ name: t.name(), description: 1 }) },
+  { what: 'the Error for a create sent as text/plain, if refused', get: (t) => t.api.create({ name: t.name() }, { contentType: 'text/plain' }) },
+  { what: 'the Error for a list with limit=abc, if refused', get: (t) => t.api.list({ limit: 'abc' }) },
+  { what: 'the Error for a list with a cursor the server never issued, if refused', get: (t) => t.api.list({ cursor: 'wcs-not-a-cursor' }) },
+  // A repeated parameter is ambiguous; a server may refuse it (the query is written out: ListQuery holds one value per name).
+  { what: 'the Error for a list with limit given twice, if refused', get: (t) => t.api.http.request('GET', '/widgets?limit=1&limit=2', { headers: { authorization: t.api.bearer } }) },
+  { what: 'the Error for a list with cursor given twice, if refused', get: (t) => t.api.http.request('GET', '/widgets?cursor=a&cursor=b', { headers: { authorization: t.api.bearer } }) },
+  // Bytes that are not UTF-8 inside the name (0xFF never occurs in UTF-8). The name carries the
+  // run marker, so a server that stores it anyway leaves a widget the final sweep finds.
+  {
+    what: 'the Error for a create whose body is not UTF-8, if refused',
+    get: (t) => t.api.http.request('POST', '/widgets', {
+      headers: { authorization: t.api.bearer, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from(`{"name":"${t.name()}`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    }),
+  },
+  { what: 'the Error for an unknown path under /widgets, if any', get: (t) => t.api.http.request('GET', '/widgets/a/b', { headers: { authorization: t.api.bearer } }) },
+  // OPTIONS is safe (RFC 9110 §9.3.7); a server that does not serve it may answer 405 with an Error.
+  { what: 'the Error for OPTIONS on /widgets, if any', get: (t) => t.api.http.request('OPTIONS', '/widgets', { headers: { authorization: t.api.bearer } }) },
+  { what: 'the Error for OPTIONS on a widget id, if any', get: (t) => t.api.http.request('OPTIONS', `/widgets/${foreignId()}`, { headers: { authorization: t.api.bearer } }) },
+];
+
+for (const provocation of ERROR_PROVOCATIONS) {
+  const what = provocation.what.replace(/^the Error for /, '').replace(/, if .*$/, '');
+  rule('FMT-4', `the Error object for ${what} has a non-empty code and message`, async (t) => {
+    const res = await provocation.get(t);
+    const body = res.json as Json | undefined;
+    const isError = res.status >= 400 && body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.code === 'string' && typeof body.message === 'string';
+    // Whether there is an Error object at all is FMT-2's (documented failures) or the server's choice (the others).
+    // A documented failure refused without an Error object leaves FMT-4 nothing to judge, because
+    // of FMT-1 (not JSON) or FMT-2 (not an Error object); one not refused at all is another rule's.
+    const documented = DOCUMENTED_FAILURES.some((d) => d.what === provocation.what);
+    if (!isError && documented && res.status >= 400) {
+      prerequisite(t, res.jsonError === undefined ? 'FMT-2' : 'FMT-1', false, () => ({ expected: `an Error object (code and message strings) for ${what}`, received: `${res.status}: ${preview(res.json ?? res.text)}`, exchanges: [res.exchange] }));
+    }
+    if (!isError) return t.skip(`${what} answered ${res.status} without an Error object (code and message strings): nothing for FMT-4 to judge`);
+    const empty = (['code', 'message', 'request_id'] as const).filter((field) => typeof body[field] === 'string' && (body[field] as string).trim() === '');
+    t.check(empty.length === 0, () => ({
+      expected: 'an Error object whose code and message (and request_id, when present) are not empty',
+      received: `empty ${empty.join(', ')}: ${preview(body)}`,
+      exchanges: [res.exchange],
+    }));
+  });
+}

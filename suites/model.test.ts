@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import type { WidgetApi } from '../src/client/api.ts';
 import { UnprovenDeleteError } from '../src/errors.ts';
-import { describeString, ordinaryName } from '../src/harness/arbitraries.ts';
+import { describeString, plainOrdinaryName as ordinaryName } from '../src/harness/arbitraries.ts';
 import { createdWidget, describeDifferences, differingFields, type Json } from '../src/harness/checks.ts';
 import { dependsOn, prerequisite, requireDistinctId, requireFaithfulRetrieve, requireSameWidget, unfaithfulRetrieveFields, widgetOf } from '../src/harness/prerequisites.ts';
 import { checkProperty } from '../src/harness/property.ts';

@@ -20,6 +20,7 @@ import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { rulesExplaining } from '../src/harness/snapshots.ts';
 import { describeLateness, diagnose, lookAgain, recordLag, settleWindowMs } from '../src/harness/settle.ts';
 import { InconclusiveError } from '../src/errors.ts';
+import type { ApiResponse } from '../src/http/client.ts';
 import { pageEnvelope, preview } from '../src/schema.ts';
 import { describeEnd, walkAll, walkBudget, walkPages, type WalkResult } from '../src/client/walk.ts';
 import { walkAccount, type AccountWalks } from '../src/client/walk-account.ts';
@@ -265,6 +266,83 @@ for (const value of ['0', '1000000000']) {
 rule('PAGE-8', 'a cursor the server never issued is rejected with an Error object, never a 5xx', async (t) => {
   expectErrorObject(t, await t.api.list({ cursor: `wcs-not-a-cursor-${randomBytes(8).toString('hex')}` }), 'a list with a cursor the server never issued');
 });
+
+/** A list answered with a valid page or an Error object: whichever the server chose, never a 5xx. */
+function expectPageOrError(t: RuleContext, res: ApiResponse, what: string): void {
+  if (res.status >= 200 && res.status < 300) return expectSchema(t, 'page', pageEnvelope(jsonBody(t, res, `the page for ${what}`)), res, `the page for ${what}`);
+  expectErrorObject(t, res, `a list with ${what}`);
+}
+
+/** Not an integer in decimal digits, yet read as one by a lenient parser (parseInt): refused. */
+for (const value of ['1x', '2,3']) {
+  rule('PAGE-8', `limit=${value} (digits then junk) is rejected with an Error object, never a 5xx`, async (t) => {
+    expectErrorObject(t, await t.api.list({ limit: value }), `a list with limit=${value}`);
+  });
+}
+
+/**
+ * Spellings a server may read as an integer, or refuse: either is its choice, a crash is not.
+ * Among them what trips numeric coercion (Number('') is 0, Number('0x10') is 16, '1e3' is 1000).
+ */
+const LIMIT_SPELLINGS = ['01', '+1', '1e3', '0x10', ' 1', 'NaN', '', '\uff11', '9'.repeat(400)];
+
+for (const value of LIMIT_SPELLINGS) {
+  const shown = JSON.stringify(value.length > 20 ? `${value.slice(0, 8)}… (${value.length} characters)` : value);
+  rule('PAGE-8', `limit=${shown} is answered with a page or an Error object, never a 5xx`, async (t) => {
+    expectPageOrError(t, await t.api.list({ limit: value }), `limit=${shown}`);
+  });
+}
+
+/** A cursor of the account's own, from the walk at limit 1: the base of the forged shapes below. */
+async function ownCursor(t: RuleContext): Promise<string> {
+  const { walk } = await walkAt(t, 1);
+  const cursor = (walk.pages[0]?.response.json as { next_cursor?: unknown } | undefined)?.next_cursor;
+  if (typeof cursor !== 'string' || cursor === '') return t.skip('the first page of the walk at limit 1 carries no cursor to alter (PAGE-2 judges that)');
+  return cursor;
+}
+
+/** Base64url of n random bytes: well-formed in the alphabet most servers use for cursors. */
+const base64url = (n: number): string => randomBytes(n).toString('base64url');
+
+/** Cursors of every shape that the server never issued; each may be refused or (if the server can read it) served. */
+const CURSOR_SHAPES: Array<{ label: string; cursor: (t: RuleContext) => Promise<string> }> = [
+  { label: 'one character', cursor: async () => 'a' },
+  { label: 'a short well-formed base64url string (3 bytes)', cursor: async () => base64url(3) },
+  { label: 'a well-formed base64url string of 31 bytes', cursor: async () => base64url(31) },
+  { label: 'a well-formed base64url string of 48 bytes', cursor: async () => base64url(48) },
+  { label: 'a long well-formed base64url string (3000 bytes)', cursor: async () => base64url(3000) },
+  { label: 'standard base64 with padding', cursor: async () => randomBytes(40).toString('base64') },
+  { label: 'a number', cursor: async () => '0' },
+  { label: 'a negative number', cursor: async () => '-1' },
+  { label: 'a JSON object', cursor: async () => '{"seq":1,"account":"x"}' },
+  { label: 'a path', cursor: async () => '../../widgets' },
+  { label: "the account's own cursor with its last character changed", cursor: async (t) => { const c = await ownCursor(t); return `${c.slice(0, -1)}${c.endsWith('A') ? 'B' : 'A'}`; } },
+  { label: "the account's own cursor cut short", cursor: async (t) => (await ownCursor(t)).slice(0, -4) },
+  { label: "the account's own cursor with characters appended", cursor: async (t) => `${await ownCursor(t)}AA` },
+];
+
+for (const shape of CURSOR_SHAPES) {
+  rule('PAGE-8', `a cursor that is ${shape.label} is answered with a page or an Error object, never a 5xx`, async (t) => {
+    expectPageOrError(t, await t.api.list({ cursor: await shape.cursor(t) }), `a cursor that is ${shape.label}`);
+  });
+}
+
+for (const limit of LIMITS) {
+  rule('PAGE-9', `at limit ${limit}, a page with has_more false carries no next_cursor`, async (t) => {
+    const { walk } = await walkAt(t, limit);
+    await skipIfLimitRefused(t, walk, limit);
+    const last = walk.pages.filter((page) => (page.response.json as { has_more?: unknown } | undefined)?.has_more === false);
+    if (last.length === 0) return t.skip(`the walk at limit ${limit} ${describeEnd(walk)} without a page saying has_more false (PAGE-3 judges that)`);
+    for (const page of last) {
+      const cursor = (page.response.json as { next_cursor?: unknown }).next_cursor;
+      t.check(cursor === undefined || cursor === null || cursor === '', () => ({
+        expected: `no next_cursor on ${pageLabel(walk, page.number)}, which says has_more false: there is no following page (§2)`,
+        received: `next_cursor ${preview(cursor)}`,
+        exchanges: [page.response.exchange],
+      }));
+    }
+  });
+}
 
 /** PAGE-7's limit: small, so the walk has many page boundaries to write at. */
 const STABILITY_LIMIT = 2;

@@ -10,7 +10,7 @@
  * deletes what it created (shrinking included); the runner's sweep catches any leftover.
  */
 import fc from 'fast-check';
-import { describeString, hardDescription, hardString, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
+import { COERCIBLE, describeString, hardDescription, hardString, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
 import { createdWidget, sameDescription } from '../src/harness/checks.ts';
 import { requireFaithfulRetrieve, requireSameWidget, widgetOf } from '../src/harness/prerequisites.ts';
 import { UnprovenDeleteError } from '../src/errors.ts';
@@ -51,10 +51,25 @@ function roundTripped(field: Field, got: unknown, sent: string): boolean {
   return field === 'description' ? sameDescription(got, sent) : got === sent;
 }
 
+/** Groups values into runs of `size`, the way a property run batches several creates. */
+function inRunsOf<T>(size: number, values: readonly T[]): T[][] {
+  return Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, (i + 1) * size));
+}
+
+/**
+ * PROP-1's fixed inputs, tried before the random ones on every run: a lone space, the values
+ * that trip truthiness and coercion, and the longest generated string; for descriptions, the
+ * empty one too. Four to a run, as the generated runs batch them.
+ */
+const HARD_EXAMPLES: Record<Field, string[][]> = {
+  name: inRunsOf(4, [' ', ...COERCIBLE, 'x'.repeat(LONG_STRING_MAX)]),
+  description: inRunsOf(4, ['', ' ', ...COERCIBLE, 'x'.repeat(LONG_STRING_MAX)]),
+};
+
 /** PROP-1 for one field: accepted values round-trip exactly; refused ones leave nothing behind. */
 function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
   rule('PROP-1', `generated ${field}s are accepted and come back exactly through create, retrieve and list, or refused with nothing created`, async (t) => {
-    await checkProperty(t, field, [fc.array(arbitrary, PER_RUN)], async (values) => {
+    await checkProperty<[string[]]>(t, field, [fc.array(arbitrary, PER_RUN)], async (values) => {
       const sent = values.map((value) => ({ value, ...bodyFor(t, field, value) }));
       const responses = await Promise.all(sent.map(({ body }) => t.api.create(body)));
       const createdAt = performance.now();
@@ -123,19 +138,42 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
       } finally {
         await deleteAccepted(t, responses);
       }
-    });
+    }, { examples: HARD_EXAMPLES[field].map((run) => [run] as [string[]]) });
   });
 }
 
 roundTrip('name', hardString);
 roundTrip('description', hardDescription);
 
+type Ordinary = { name: string; description: string };
+
+/**
+ * PROP-2's fixed inputs, tried before the random ones on every run. A value at an even place
+ * of a run is sent as the name, at an odd place as the description (see PROP-2's bodies), so
+ * each value below appears once as each: the values that trip truthiness and coercion, the
+ * shortest and longest name (1 and 32 characters) and description (0 and 64).
+ */
+const ORDINARY_EXAMPLES: Ordinary[][] = [
+  ...inRunsOf(8, COERCIBLE.flatMap((value) => [{ name: value, description: '' }, { name: 'unused', description: value }])),
+  [
+    { name: LONGEST_ORDINARY_NAME, description: '' },
+    { name: 'unused', description: LONGEST_ORDINARY_DESCRIPTION },
+    { name: 'a', description: '' },
+    { name: 'unused', description: '' },
+  ],
+];
+
 rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of 0 to 64 printable ASCII characters, no space at the ends', async (t) => {
   const ordinary = fc.record({ name: ordinaryName, description: ordinaryDescription });
-  await checkProperty(t, 'ordinary', [fc.array(ordinary, PER_RUN)], async (values) => {
-    // The tag takes the place of the description's first characters, keeping it ordinary (at most 64, unpadded).
-    const bodies = values.map(({ name, description }) => {
+  await checkProperty<[Ordinary[]]>(t, 'ordinary', [fc.array(ordinary, PER_RUN)], async (values) => {
+    // The run marker has to be in every widget (the sweep finds it there): at an even place it
+    // takes the place of the description's first characters (the name is sent as generated,
+    // the description kept ordinary: at most 64, unpadded); at an odd place it is the name, and
+    // the description is sent as generated. Names and descriptions are judged alike, with no
+    // more creates.
+    const bodies = values.map(({ name, description }, i) => {
       const tag = t.name();
+      if (i % 2 === 1) return { name: tag, description };
       const rest = description.slice(0, Math.max(0, 64 - tag.length - 1)).trimEnd();
       return { name, description: rest === '' ? tag : `${tag} ${rest}` };
     });
@@ -151,5 +189,5 @@ rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of
     } finally {
       await deleteAccepted(t, responses);
     }
-  });
+  }, { examples: ORDINARY_EXAMPLES.map((run) => [run] as [Ordinary[]]) });
 });

@@ -71,7 +71,7 @@ describe.concurrent('verdicts', () => {
     expect(broken, explain(run)).toEqual(['FMT-2']);
     const group = run.report?.rootCauses?.find((g) => g.rule === 'FMT-2');
     expect(group?.explains, explain(run)).toEqual(expect.arrayContaining(['CRUD-5', 'AUTH-1', 'MAL-1']));
-    expect(run.stdout).toMatch(/ {2}FMT-2 failed: .*: also explains CRUD-5, DEL-1, AUTH-1/);
+    expect(run.stdout).toMatch(/ {2}FMT-2 failed: .*: also explains FMT-4, CRUD-5, DEL-1, AUTH-1/);
     expect(run.exitCode, explain(run)).toBe(1);
   });
 

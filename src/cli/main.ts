@@ -13,6 +13,7 @@ import { readBaseline } from './baseline.ts';
 import { readCaFile } from './ca-file.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../config.ts';
 import { isSuiteError, RejectedTokenError, SetupProblemError } from '../errors.ts';
+import { recordFirstContact } from '../harness/first-contact.ts';
 import { readHeld, renewedTokens, tokenRejected } from '../harness/handoff.ts';
 import { withCommandTokens } from './token-commands.ts';
 import { carriesMarker, newMarker } from '../harness/marker.ts';
@@ -39,6 +40,7 @@ import { redactProcessOutput } from './redact-output.ts';
 import { sumStats, totalStats } from './stats.ts';
 import { renderSummary } from './summary.ts';
 import { chooseTarget, type Target } from './target.ts';
+import { guardVerdict, NO_VERDICT_EXIT } from './verdict-guard.ts';
 import { removeStaleReports, writeReports } from './write-reports.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../report/sanitize.ts';
 import { consoleSafe } from '../report/console.ts';
@@ -192,6 +194,8 @@ async function main(): Promise<number> {
   try {
     try {
       for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.tokenCommand ? 'the token --token-command printed' : config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : config.secondTokenCommand ? 'the token --second-token-command printed' : '--second-token / WIDGET_SECOND_TOKEN');
+      // Before any test writes: what each account answers while the run has created nothing in it.
+      await recordFirstContact(accounts, statsDir);
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text((error as Error).message))}\n`);
@@ -258,7 +262,9 @@ async function main(): Promise<number> {
     const stats = totalStats(statsDir, sumStats(client.stats, cleaner.stats));
     // A token that stopped working is a setup problem: the rule outcomes after it say nothing of the server.
     const rejected = tokenRejected(statsDir);
-    const exitCode = interrupt.exitCode ?? (rejected ? 2 : exitCodeOf(outcomes, baseline));
+    // A run in which every rule was skipped has judged nothing: that is not a pass.
+    const judgedNothing = outcomes.rules.every((r) => r.outcome === 'skip');
+    const exitCode = interrupt.exitCode ?? (rejected ? 2 : judgedNothing ? NO_VERDICT_EXIT : exitCodeOf(outcomes, baseline));
     const report = buildReport(
       {
         suiteVersion: VERSION,
@@ -314,6 +320,7 @@ async function main(): Promise<number> {
     // The tripwire: a credential in finished output is the suite's bug; the file was kept back.
     for (const l of leaks) process.stderr.write(`widget-conformance: suite error: ${displayPath(l.file, directory)} would hold a credential (line ${l.line}); it was not written. Please report this bug of the suite\n`);
     if (leaks.length > 0 && interrupt.exitCode === undefined) return 3;
+    if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (every selected rule was skipped; the reports give each reason), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
     if (rejected && !interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
     return exitCode;
   } finally {
@@ -338,7 +345,12 @@ function runnerAccounts(client: HttpClient, target: Target, marker: string, jour
   ];
 }
 
+// Armed before anything else: until main() settles with a verdict, the exit code is failure.
+const guard = guardVerdict('widget-conformance');
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    guard.settle();
+    process.exit(code);
+  },
   (error: unknown) => fail(`internal error: ${(error as Error)?.stack ?? String(error)}`, 3),
 );

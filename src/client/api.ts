@@ -3,7 +3,7 @@
  * Every create answered 2xx is claimed in the run's ownership ledger, and a delete is sent only
  * with proof from the server that the widget at that id is the suite's own (see ownership.ts).
  */
-import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
+import { CollectionWriteRefused, TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
 import { deleteVerdict, type RetrieveShows } from './ledger.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
@@ -218,6 +218,30 @@ export class WidgetApi {
     if (is4xx(res.status)) return 'absent';
     if (!is2xx(res.status) || idOf(res.json) !== id) return 'unknown';
     return this.ownership.isOurs(res.json) ? 'marked' : 'unmarked';
+  }
+
+  /**
+   * A method the spec does not define (MAL-5) on /widgets, or on a widget proven the suite's own
+   * (as for a delete): sent as a write, since a faulty server may act on it, and any id a 2xx
+   * answer names is claimed for the cleanup.
+   */
+  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown): Promise<ApiResponse> {
+    const path = id === undefined ? '/widgets' : this.widgetPath(id, method);
+    if (id !== undefined) await this.proveDeletable(id);
+    // On the collection, a server could take PUT or PATCH for "replace or change them all": sent
+    // only into an account that held nothing before the run (a complete inventory walk said so).
+    else if (!this.ownership.heldNothingBefore(this.account)) throw new CollectionWriteRefused(method);
+    const res = await this.authed(undefined, `${method} ${path}`, (token) =>
+      this.writing(() => this.http.request(method, path, { headers: this.headers(undefined, { 'content-type': 'application/json' }, token), body: JSON.stringify(body) })),
+    );
+    const made = is2xx(res.status) ? idOf(res.json) : undefined;
+    if (made !== undefined && made !== id) this.ownership.claim(this.account, made);
+    return res;
+  }
+
+  /** True when the server shows, now, the suite's marker at the id in this account. */
+  async provenNow(id: string): Promise<boolean> {
+    return (await this.shows(id)) === 'marked';
   }
 
   /** True when this account's own create answered the id and the delete rule would let this account delete it now. */

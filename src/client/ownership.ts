@@ -77,6 +77,8 @@ export class Ownership {
   /** Ids the suite made up for "unknown id" checks and saw answered as absent. */
   private readonly madeUp = new Set<string>();
   private readonly inventory = new Map<string, Set<string>>();
+  /** Accounts a complete inventory walk found empty: nothing in them is a user's widget. */
+  private readonly emptyAtStart = new Set<string>();
   private readonly contradictions = new Map<string, Map<string, string>>();
   /** Ids not held that a list or retrieve showed without the marker: a create answering one later contradicts it. */
   private readonly unmarked = new Map<string, Set<string>>();
@@ -117,6 +119,16 @@ export class Ownership {
     const list = [...ids];
     this.journal.append({ kind: 'inventory', account, ids: list, complete });
     this.addInventory(account, list);
+    if (complete && list.length === 0) this.emptyAtStart.add(account);
+  }
+
+  /**
+   * True when a complete inventory walk found the account empty before the run's first create:
+   * a request that could act on every widget of the account (PUT or PATCH on /widgets) can then
+   * touch none of a user's.
+   */
+  heldNothingBefore(account: string): boolean {
+    return this.emptyAtStart.has(account) && (this.inventory.get(account)?.size ?? 0) === 0;
   }
 
   private addInventory(account: string, ids: Iterable<string>): void {
@@ -142,6 +154,7 @@ export class Ownership {
   /** Replays journal entries into the ledger (see load). */
   loadEntries(entries: readonly JournalEntry[]): void {
     this.load(journalFacts(entries));
+    for (const e of entries) if (e.kind === 'inventory' && e.complete && e.ids.length === 0) this.emptyAtStart.add(e.account);
   }
 
   /** Journals a create about to be sent; the key pairs it with its outcome (created / refused). */

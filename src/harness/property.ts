@@ -51,9 +51,16 @@ export interface ShrinkBudget {
   readonly ms: number;
 }
 
-export interface PropertyOptions {
+export interface PropertyOptions<Ts = unknown> {
   /** The shrinking budget (default SHRINK_BUDGET). */
   readonly shrinkBudget?: ShrinkBudget;
+  /**
+   * Inputs tried on every run before the random ones (fast-check's `examples`): the stated
+   * bounds and the values that trip truthiness and coercion. They run in the first shard and
+   * count among its runs, so they cost no extra runs; with fewer runs than examples, the first
+   * ones run.
+   */
+  readonly examples?: readonly Ts[];
 }
 
 /** A path of more segments than this is printed as its first and last segments. */
@@ -109,8 +116,10 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   key: string,
   arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
   predicate: (...args: Ts) => Promise<void>,
-  options: PropertyOptions = {},
+  options: PropertyOptions<Ts> = {},
 ): Promise<void> {
+  // The first shard runs the examples; its seed and path replay them too (shrink below).
+  const examplesOf = (index: number): Ts[] => (index === 0 ? [...(options.examples ?? [])] : []);
   let aborted: unknown;
   let firstFailed = Number.POSITIVE_INFINITY;
   const shards = Array.from({ length: PROPERTY_SHARDS }, (_, i) => ({
@@ -134,6 +143,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     const details = await fc.check(property, {
       seed: shard.seed,
       numRuns: shard.runs,
+      examples: examplesOf(shard.index),
       endOnFailure: true,
       interruptAfterTimeLimit: t.settings.propertyBudgetMs,
       markInterruptAsFailure: false,
@@ -162,7 +172,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     return;
   }
   takeBodyDefect(t);
-  const shrunk = await shrink(t, failed, arbitraries, predicate, options.shrinkBudget ?? SHRINK_BUDGET);
+  const shrunk = await shrink(t, failed, arbitraries, predicate, options.shrinkBudget ?? SHRINK_BUDGET, examplesOf(failed.index));
   const error = shrunk.error;
   const runIndex = Number(failed.details.counterexamplePath!.split(':')[0]);
   const replay = [
@@ -192,6 +202,7 @@ async function shrink<Ts extends [unknown, ...unknown[]]>(
   arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
   predicate: (...args: Ts) => Promise<void>,
   budget: ShrinkBudget,
+  examples: Ts[],
 ): Promise<Shrunk> {
   const first = failed.details.errorInstance;
   const shapes = new Set([failureShape(first)]);
@@ -223,7 +234,8 @@ async function shrink<Ts extends [unknown, ...unknown[]]>(
       throw error;
     }
   });
-  const details = await fc.check(property, { seed: failed.seed, path: failed.details.counterexamplePath!, numRuns: failed.runs });
+  // The same examples as the search, or the path would name another run.
+  const details = await fc.check(property, { seed: failed.seed, path: failed.details.counterexamplePath!, numRuns: failed.runs, examples });
   if (!details.failed || details.counterexamplePath === null) {
     return {
       error: first,

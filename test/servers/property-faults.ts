@@ -46,6 +46,23 @@ export const PROPERTY_FAULTS: readonly FaultCase[] = [
     make: () => serve(accepting((input) => (input.name.length > 8 ? 'name is limited to 8 characters.' : input))),
   },
   {
+    // Perl's truthiness: "0" (like "") is false, so `name or die` refuses it.
+    name: 'falsy-name-refused', rule: 'PROP-2', description: 'refuses the name "0" as missing, as a Perl `unless ($name)` check does',
+    make: () => serve(accepting((input) => (input.name === '0' ? 'name is required.' : input))),
+  },
+  {
+    name: 'falsy-description-dropped', rule: 'PROP-1', description: 'stores a description that a truthiness test takes for false ("0") as no description',
+    make: () => serve(accepting((input) => (input.description === '0' ? { name: input.name } : input))),
+  },
+  {
+    name: 'rejects-names-over-24', rule: 'PROP-2', description: 'refuses names longer than 24 characters with a 400 Error (a VARCHAR(24) column)',
+    make: () => serve(accepting((input) => (input.name.length > 24 ? 'name is limited to 24 characters.' : input))),
+  },
+  {
+    name: 'rejects-descriptions-over-60', rule: 'PROP-2', description: 'refuses descriptions longer than 60 characters with a 400 Error',
+    make: () => serve(accepting((input) => ((input.description ?? '').length > 60 ? 'description is limited to 60 characters.' : input))),
+  },
+  {
     // PROP-3's random sequences meet the reused id, but the rule it breaks is DEL-2: PROP-3 must
     // see it and defer, inconclusive under DEL-2, whatever the seed.
     name: 'reuses-deleted-id', rule: 'DEL-2', description: 'gives the next new widget the id of the most recently deleted one',

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hardDescription, hardString, LONG_STRING_MAX } from '../../src/harness/arbitraries.ts';
+import { COERCIBLE, hardDescription, hardString, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ordinaryDescription, ordinaryName } from '../../src/harness/arbitraries.ts';
 
 const SEEDS = [1, 2, 3, 42, 20261121, -7, 2147483647];
 /** Limits a server may set on long input, in code points: the shrunk counterexample is one past each. */
@@ -56,5 +56,42 @@ describe('hardDescription', () => {
       expect(details.failed, `seed ${seed}`).toBe(true);
       expect(details.counterexample![0], `seed ${seed}`).toBe(' '.repeat(65));
     }
+  });
+});
+
+describe('ordinary input at its bounds', () => {
+  const sample = (arb: fc.Arbitrary<string>) => fc.sample(arb, { seed: 7, numRuns: 2000 });
+
+  it('PROP-2 names stay ordinary: 1 to 32 printable ASCII characters, no space at either end', () => {
+    for (const name of sample(ordinaryName)) expect(name).toMatch(/^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/);
+  });
+
+  it('PROP-2 descriptions stay ordinary: 0 to 64 printable ASCII characters, no space at either end', () => {
+    for (const description of sample(ordinaryDescription)) expect(description).toMatch(/^([\x21-\x7e]([\x20-\x7e]{0,62}[\x21-\x7e])?)?$/);
+  });
+
+  it('PROP-2 draws names near the upper bound often: over 24 characters in more than one in ten', () => {
+    const names = sample(ordinaryName);
+    // 50 runs send some 60 generated names: at one in ten, a limit at 24 characters goes unmet
+    // with odds below 2 in 10,000, beside the fixed 32-character example that meets it every run.
+    expect(names.filter((n) => n.length > 24).length / names.length).toBeGreaterThan(0.1);
+    expect(names.some((n) => n.length === 32)).toBe(true);
+    expect(names.some((n) => n.length === 1)).toBe(true);
+  });
+
+  it('PROP-2 draws descriptions at both bounds, 0 and 64', () => {
+    const descriptions = sample(ordinaryDescription);
+    expect(descriptions.some((d) => d.length === 64)).toBe(true);
+    expect(descriptions.some((d) => d.length === 0)).toBe(true);
+  });
+
+  it('PROP-2 the fixed longest examples are exactly 32 and 64 printable characters, no space at the ends', () => {
+    expect(LONGEST_ORDINARY_NAME).toMatch(/^[\x21-\x7e][\x20-\x7e]{30}[\x21-\x7e]$/);
+    expect(LONGEST_ORDINARY_DESCRIPTION).toMatch(/^[\x21-\x7e][\x20-\x7e]{62}[\x21-\x7e]$/);
+  });
+
+  it('PROP-2 the coercible values are ordinary names, each once', () => {
+    expect(new Set(COERCIBLE).size).toBe(COERCIBLE.length);
+    for (const value of COERCIBLE) expect(value).toMatch(/^[\x21-\x7e]{1,32}$/);
   });
 });

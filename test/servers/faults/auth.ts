@@ -146,4 +146,49 @@ export const AUTH_FAULTS: readonly FaultCase[] = [
       }
     })()),
   },
+  {
+    name: 'scheme-match-unanchored', rule: 'AUTH-2',
+    description: 'on list and create, finds the scheme with an unanchored /bearer +(.+)$/i: XBearer <token> authenticates',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        const token = /bearer +(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+        const account = isCollection(req) && token !== undefined ? this.accountForToken(token) : undefined;
+        return account ?? super.authenticate(req);
+      }
+    })()),
+  },
+  {
+    name: 'scheme-prefix-match', rule: 'AUTH-2',
+    description: 'on list and create, takes any scheme that starts with "bearer" (a startsWith check): Bearerx <token> authenticates',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        const header = req.headers.authorization ?? '';
+        const token = header.toLowerCase().startsWith('bearer') ? header.split(' ').at(-1) : undefined;
+        const account = isCollection(req) && token !== undefined ? this.accountForToken(token) : undefined;
+        return account ?? super.authenticate(req);
+      }
+    })()),
+  },
+  {
+    name: 'scheme-case-sensitive', rule: 'AUTH-6',
+    description: 'accepts the scheme only as spelled "Bearer": bearer <token> and BEARER <token> are refused',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        const header = req.headers.authorization;
+        if (header !== undefined && !header.startsWith('Bearer ')) req.headers.authorization = `Refused ${header}`;
+        return super.authenticate(req);
+      }
+    })()),
+  },
+  {
+    name: 'single-space-only', rule: 'AUTH-6',
+    description: 'takes the token as everything after "Bearer " (one space): with two spaces the token starts with a space and is unknown',
+    make: () => serve(new (class extends ReferenceService {
+      protected override authenticate(req: IncomingMessage): string {
+        const header = req.headers.authorization;
+        if (header !== undefined && /^bearer  /i.test(header)) req.headers.authorization = `Refused ${header}`;
+        return super.authenticate(req);
+      }
+    })()),
+  },
 ];

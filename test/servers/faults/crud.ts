@@ -1,8 +1,8 @@
 /** Faults of create and retrieve (CRUD): what a create answers, the widget it stores, and how it reads back. */
 import type { IncomingMessage } from 'node:http';
 import { HttpError, ReferenceService, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
-import { WidgetStore } from '../../../src/reference/store.ts';
-import { serve } from '../support.ts';
+import { WidgetStore, type StoredWidget } from '../../../src/reference/store.ts';
+import { QuietService, serve } from '../support.ts';
 import { dependentsOf, type FaultCase } from './case.ts';
 
 export const CRUD_FAULTS: readonly FaultCase[] = [
@@ -77,5 +77,33 @@ export const CRUD_FAULTS: readonly FaultCase[] = [
         return { ...(await super.create(account, req)), status: 200 };
       }
     })()),
+  },
+  {
+    name: 'content-type-exact-match', rule: 'CRUD-7',
+    description: 'accepts a create only when Content-Type is exactly "application/json" or "application/json; charset=utf-8", refusing other legal spellings with 415',
+    make: () => serve(new (class extends ReferenceService {
+      protected override isJsonMediaType(header: string | undefined): boolean {
+        return header === 'application/json' || header === 'application/json; charset=utf-8';
+      }
+    })()),
+  },
+  {
+    name: 'content-type-case-sensitive', rule: 'CRUD-7',
+    description: 'compares the media type of a create case-sensitively: Application/JSON is refused with 415',
+    make: () => serve(new (class extends ReferenceService {
+      protected override isJsonMediaType(header: string | undefined): boolean {
+        return header?.split(';', 1)[0]?.trim() === 'application/json';
+      }
+    })()),
+  },
+  {
+    name: 'never-used-account-retrieve-500', rule: 'CRUD-5',
+    description: 'fails with a 500 to retrieve any id in an account that has never held a widget',
+    make: () => serve(new QuietService({ store: new (class extends WidgetStore {
+      override get(account: string, id: string): StoredWidget | undefined {
+        if (!this.widgetsByAccount.has(account)) throw new TypeError("Cannot read properties of undefined (reading 'get')");
+        return super.get(account, id);
+      }
+    })() })),
   },
 ];

@@ -1,7 +1,7 @@
 /** Faults of delete (DEL): a delete that keeps the widget, ids that come back, unknown ids. */
 import { HttpError, ReferenceService, type Reply } from '../../../src/reference/service.ts';
 import { WidgetStore } from '../../../src/reference/store.ts';
-import { serve } from '../support.ts';
+import { QuietService, serve } from '../support.ts';
 import { dependentsOf, type FaultCase } from './case.ts';
 
 /** Ids of deleted widgets handed out again, the most recently freed first or the oldest first (never a live widget's). */
@@ -54,5 +54,15 @@ export const DEL_FAULTS: readonly FaultCase[] = [
         return super.remove(account, id);
       }
     })()),
+  },
+  {
+    name: 'never-used-account-delete-500', rule: 'DEL-3',
+    description: 'fails with a 500 to delete any id in an account that has never held a widget',
+    make: () => serve(new QuietService({ store: new (class extends WidgetStore {
+      override delete(account: string, id: string): boolean {
+        if (!this.widgetsByAccount.has(account)) throw new TypeError("Cannot read properties of undefined (reading 'delete')");
+        return super.delete(account, id);
+      }
+    })() })),
   },
 ];

@@ -17,7 +17,7 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'html-error-pages', rule: 'FMT-1', description: 'answers failures with the framework\'s HTML error page, under text/html',
-    inconclusive: { 'FMT-2': 'FMT-1', 'CRUD-5': 'FMT-1', 'DEL-1': 'FMT-1', 'ISO-2': 'FMT-1', 'AUTH-1': 'FMT-1', 'AUTH-2': 'FMT-1', 'MAL-1': 'FMT-1', 'MAL-2': 'FMT-1', 'MAL-3': 'FMT-1', 'MAL-4': 'FMT-1', 'PAGE-8': 'FMT-1' },
+    inconclusive: { 'FMT-2': 'FMT-1', 'FMT-4': 'FMT-1', 'CRUD-5': 'FMT-1', 'DEL-1': 'FMT-1', 'ISO-2': 'FMT-1', 'AUTH-1': 'FMT-1', 'AUTH-2': 'FMT-1', 'MAL-1': 'FMT-1', 'MAL-2': 'FMT-1', 'MAL-3': 'FMT-1', 'MAL-4': 'FMT-1', 'PAGE-8': 'FMT-1' },
     make: () => serve(new (class extends ReferenceService {
       protected override sendError(res: ServerResponse, _requestId: string, error: HttpError): void {
         res.writeHead(error.status, { ...error.headers, 'Content-Type': 'text/html; charset=utf-8' }).end(`<html><body><h1>${error.status}</h1><p>${error.message}</p></body></html>`);
@@ -26,7 +26,7 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'error-without-message', rule: 'FMT-2', description: 'sends Error objects without the required message',
-    inconclusive: { 'CRUD-5': 'FMT-2', 'DEL-1': 'FMT-2', 'ISO-2': 'FMT-2', 'AUTH-1': 'FMT-2', 'AUTH-2': 'FMT-2', 'MAL-1': 'FMT-2', 'MAL-2': 'FMT-2', 'MAL-3': 'FMT-2', 'MAL-4': 'FMT-2', 'PAGE-8': 'FMT-2' },
+    inconclusive: { 'CRUD-5': 'FMT-2', 'FMT-4': 'FMT-2', 'DEL-1': 'FMT-2', 'ISO-2': 'FMT-2', 'AUTH-1': 'FMT-2', 'AUTH-2': 'FMT-2', 'MAL-1': 'FMT-2', 'MAL-2': 'FMT-2', 'MAL-3': 'FMT-2', 'MAL-4': 'FMT-2', 'PAGE-8': 'FMT-2' },
     make: () => serve(new (class extends ReferenceService {
       protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
         this.sendJson(res, error.status, { code: error.code, request_id: requestId }, error.headers);
@@ -35,7 +35,7 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   },
   {
     name: 'error-with-200', rule: 'FMT-2', description: 'sends Error objects with status 200 (errors in the body, success on the wire)',
-    alsoBreaks: { 'CRUD-5': 'an unknown id is answered 200, not a 4xx', 'CRUD-6': 'an unknown id is answered 200, not 404', 'DEL-1': 'a retrieve of a deleted widget is answered 200, not a 4xx', 'ISO-2': 'another account\'s widget is answered 200, not a 4xx', 'AUTH-1': 'requests without credentials are answered 200', 'AUTH-2': 'requests with bad credentials are answered 200', 'AUTH-4': 'retrieve and delete with bad credentials are answered 200', 'AUTH-5': 'authentication failures are answered 200, not 401', 'MAL-1': 'a create without name is answered 200', 'MAL-2': 'a create with a name of the wrong type is answered 200', 'MAL-3': 'a body that is not JSON is answered 200', 'PAGE-8': 'an invalid limit (abc) is answered 200, not a 4xx' },
+    alsoBreaks: { 'MAL-5': 'a method the spec does not define is answered 200, not 405', 'CRUD-5': 'an unknown id is answered 200, not a 4xx', 'CRUD-6': 'an unknown id is answered 200, not 404', 'DEL-1': 'a retrieve of a deleted widget is answered 200, not a 4xx', 'ISO-2': 'another account\'s widget is answered 200, not a 4xx', 'AUTH-1': 'requests without credentials are answered 200', 'AUTH-2': 'requests with bad credentials are answered 200', 'AUTH-4': 'retrieve and delete with bad credentials are answered 200', 'AUTH-5': 'authentication failures are answered 200, not 401', 'MAL-1': 'a create without name is answered 200', 'MAL-2': 'a create with a name of the wrong type is answered 200', 'MAL-3': 'a body that is not JSON is answered 200', 'PAGE-8': 'an invalid limit (abc) is answered 200, not a 4xx' },
     make: () => serve(new (class extends ReferenceService {
       protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
         this.sendJson(res, 200, { code: error.code, message: error.message, request_id: requestId });
@@ -52,7 +52,8 @@ export const FMT_FAULTS: readonly FaultCase[] = [
   {
     name: 'id-is-a-number', rule: 'FMT-3', description: 'sends ids as JSON numbers (a database sequence serialised as is)',
     inconclusive: { 'FMT-1': 'FMT-3', 'CRUD-1': 'FMT-3', 'CRUD-2': 'FMT-3', 'CRUD-3': 'FMT-3', 'CRUD-4': 'FMT-3', 'CRUD-5': 'FMT-3', 'CRUD-6': 'FMT-3', 'DEL-1': 'FMT-3', 'DEL-2': 'FMT-3', 'DEL-3': 'FMT-3', 'ISO-1': 'FMT-3', 'ISO-2': 'FMT-3', 'ISO-3': 'FMT-3', 'ISO-4': 'FMT-3', 'ISO-5': 'FMT-3', 'AUTH-4': 'FMT-3',
-      'PAGE-1': 'FMT-3', 'PAGE-2': 'FMT-3', 'PAGE-3': 'FMT-3', 'PAGE-4': 'FMT-3', 'PAGE-5': 'FMT-3', 'PAGE-7': 'FMT-3' },
+      'PAGE-1': 'FMT-3', 'PAGE-2': 'FMT-3', 'PAGE-3': 'FMT-3', 'PAGE-4': 'FMT-3', 'PAGE-5': 'FMT-3', 'PAGE-7': 'FMT-3',
+      'MAL-5': 'FMT-3', 'PAGE-8': 'FMT-3', 'PAGE-9': 'FMT-3' },
     make: () => serve(new (class extends ReferenceService {
       private readonly numbers = new Map<string, number>();
       protected override toJson(widget: StoredWidget): WidgetJson {
@@ -76,6 +77,23 @@ export const FMT_FAULTS: readonly FaultCase[] = [
       protected override toPageJson(account: string, page: WidgetPage): PageJson {
         const body = super.toPageJson(account, page);
         return { ...body, data: body.data.map(({ created_at: _dropped, ...rest }) => rest as WidgetJson) };
+      }
+    })()),
+  },
+  {
+    name: 'error-message-empty', rule: 'FMT-4', description: 'sends every Error object with an empty message ("")',
+    make: () => serve(new (class extends ReferenceService {
+      protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+        super.sendError(res, requestId, new HttpError(error.status, error.code, '', error.headers));
+      }
+    })()),
+  },
+  {
+    name: 'error-code-empty-on-404', rule: 'FMT-4', description: 'answers an unknown id with an Error object whose code is ""',
+    make: () => serve(new (class extends ReferenceService {
+      protected override widgetNotFound(): HttpError {
+        const error = super.widgetNotFound();
+        return new HttpError(error.status, '', error.message, error.headers);
       }
     })()),
   },

@@ -92,4 +92,43 @@ export const MAL_FAULTS: readonly FaultCase[] = [
       }
     })()),
   },
+  {
+    name: 'post-on-widget-deletes', rule: 'MAL-5',
+    description: 'routes every method but GET on /widgets/{id} to delete: POST, PUT and PATCH delete the widget',
+    make: () => serve(new (class extends ReferenceService {
+      protected override async dispatch(req: IncomingMessage): Promise<Reply> {
+        const id = this.widgetIdFromPath((req.url ?? '/').split('?', 1)[0] ?? '/');
+        if (id !== undefined && ['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) return this.remove(this.authenticate(req), id);
+        return super.dispatch(req);
+      }
+    })()),
+  },
+  {
+    name: 'put-on-collection-creates', rule: 'MAL-5',
+    description: 'treats PUT and PATCH on /widgets as a create',
+    make: () => serve(new (class extends ReferenceService {
+      protected override async dispatch(req: IncomingMessage): Promise<Reply> {
+        if ((req.url ?? '/').split('?', 1)[0] === '/v1/widgets' && (req.method === 'PUT' || req.method === 'PATCH')) return this.create(this.authenticate(req), req);
+        return super.dispatch(req);
+      }
+    })()),
+  },
+  {
+    name: 'method-not-allowed-without-allow', rule: 'MAL-5', description: 'answers an unsupported method 405 without an Allow header',
+    make: () => serve(new (class extends ReferenceService {
+      protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+        const { Allow: _allow, ...headers } = error.headers;
+        super.sendError(res, requestId, new HttpError(error.status, error.code, error.message, headers));
+      }
+    })()),
+  },
+  {
+    name: 'unsupported-method-500', rule: 'MAL-5', description: 'fails with a 500 on any method it has no route for',
+    make: () => serve(new (class extends QuietService {
+      protected override async dispatch(req: IncomingMessage): Promise<Reply> {
+        if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) throw new TypeError(`no handler for ${req.method}`);
+        return super.dispatch(req);
+      }
+    })()),
+  },
 ];

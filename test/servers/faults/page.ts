@@ -1,6 +1,6 @@
 /** Faults of pagination (PAGE): limits, has_more, cursors, and walks under concurrent writes. */
-import { ReferenceService, type CursorPosition, type Reply } from '../../../src/reference/service.ts';
-import { WidgetStore, type WidgetPage } from '../../../src/reference/store.ts';
+import { ReferenceService, type CursorPosition, type PageJson, type Reply } from '../../../src/reference/service.ts';
+import { WidgetStore, type StoredWidget, type WidgetPage } from '../../../src/reference/store.ts';
 import { offsetPaged, QuietService, serve } from '../support.ts';
 import type { FaultCase } from './case.ts';
 
@@ -129,5 +129,56 @@ export const PAGE_FAULTS: readonly FaultCase[] = [
         return super.parseLimit(raw);
       }
     })()),
+  },
+  {
+    name: 'limit-junk-500', rule: 'PAGE-8',
+    description: 'reads limit with parseInt and fails with a 500 when digits are followed by anything else ("1x")',
+    make: () => serve(new (class extends QuietService {
+      protected override parseLimit(raw: string | undefined): number {
+        if (raw !== undefined && /^[1-9][0-9]*[^0-9]/.test(raw)) throw new TypeError(`trailing characters after ${Number.parseInt(raw, 10)}`);
+        return super.parseLimit(raw);
+      }
+    })()),
+  },
+  {
+    name: 'short-cursor-500', rule: 'PAGE-8',
+    description: 'compares the signature of a cursor without checking its length first: a well-formed cursor shorter than the signature fails with a 500',
+    make: () => serve(new (class extends QuietService {
+      protected override decodeCursor(cursor: string): CursorPosition | undefined {
+        const bytes = Buffer.from(cursor, 'base64url');
+        if (bytes.toString('base64url') === cursor && bytes.length < 32) throw new RangeError('Input buffers must have the same byte length');
+        return super.decodeCursor(cursor);
+      }
+    })()),
+  },
+  {
+    name: 'cursor-on-last-page', rule: 'PAGE-9',
+    description: 'sends next_cursor on every non-empty page, the last one (has_more false) included',
+    make: () => serve(new (class extends ReferenceService {
+      protected override toPageJson(account: string, page: WidgetPage): PageJson {
+        const body = super.toPageJson(account, page);
+        return page.lastSeq === undefined ? body : { ...body, next_cursor: this.encodeCursor({ account, seq: page.lastSeq }) };
+      }
+    })()),
+  },
+  {
+    name: 'never-used-account-list-500', rule: 'PAGE-6',
+    description: 'fails with a 500 to list an account that has never held a widget (its per-account map is made on the first create)',
+    make: () => serve(new QuietService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        if (!this.widgetsByAccount.has(account)) throw new TypeError("Cannot read properties of undefined (reading 'values')");
+        return super.page(account, afterSeq, limit);
+      }
+    })() })),
+  },
+  {
+    name: 'never-used-account-lists-empty-object', rule: 'PAGE-6',
+    description: 'lists an account that has never held a widget as {"data":[{}],"has_more":false}: an uninitialised row',
+    make: () => serve(new ReferenceService({ store: new (class extends WidgetStore {
+      override page(account: string, afterSeq: number | undefined, limit: number): WidgetPage {
+        if (!this.widgetsByAccount.has(account)) return { items: [{} as StoredWidget], lastSeq: undefined, hasMore: false };
+        return super.page(account, afterSeq, limit);
+      }
+    })() })),
   },
 ];

@@ -1,0 +1,64 @@
+/**
+ * Accounts before their first widget (src/harness/first-contact.ts): the runner lists each
+ * account, retrieves an id it made up and deletes it, before any test creates anything. Every
+ * other test creates first, so a server that answers 500 (or a page with an empty object) while
+ * an account has never held a widget is caught only here. PAGE-6, CRUD-5 and DEL-3 judge the
+ * answers, for each account the run has.
+ */
+import { expectSchema, jsonBody, type Answer } from '../src/harness/checks.ts';
+import { explainedBy } from '../src/harness/failure.ts';
+import { readFirstContact, type FirstContact } from '../src/harness/first-contact.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import { pageEnvelope } from '../src/schema.ts';
+
+/** The recorded answers; an error (never a pass) when the runner recorded none. */
+function contacts(t: RuleContext): FirstContact[] {
+  const recorded = readFirstContact(t.settings.statsDir);
+  if (recorded === undefined || recorded.length === 0) throw new Error('the runner recorded no first-contact answers: nothing to judge');
+  return recorded;
+}
+
+const before = (c: FirstContact): string => `the ${c.account} account before the run created anything`;
+
+rule('PAGE-6', 'a list of each account before the run created anything in it answers a valid page', async (t) => {
+  for (const c of contacts(t)) {
+    const res: Answer = c.list;
+    t.check(res.status >= 200 && res.status < 300, () => ({
+      expected: `a 2xx page for a list of ${before(c)}`,
+      received: `${res.status}`,
+      exchanges: [res.exchange],
+    }));
+    const body = jsonBody(t, res, `the page of ${before(c)}`);
+    expectSchema(t, 'page', pageEnvelope(body), res, `the page of ${before(c)}`);
+    // pageEnvelope keeps the page's own fields; the items must be Widgets too (an empty object is none).
+    for (const item of (body as { data: unknown[] }).data) expectSchema(t, 'widget', item, res, `a Widget on the page of ${before(c)}`);
+  }
+});
+
+rule('CRUD-5', 'retrieve of an unknown id in each account before the run created anything answers an Error object with a 4xx', async (t) => {
+  for (const c of contacts(t)) {
+    const res = c.retrieve;
+    t.check(res.status >= 400 && res.status < 500, () => ({
+      expected: `a 4xx for an unknown id in ${before(c)}`,
+      received: `${res.status}`,
+      exchanges: [res.exchange],
+    }));
+    // What an Error object looks like is FMT-1's and FMT-2's: a server wrong everywhere is blamed once, there.
+    const what = `the Error object for an unknown id in ${before(c)}`;
+    const body = explainedBy(['FMT-1', 'FMT-2'], t.rule, () => jsonBody(t, res, what));
+    explainedBy(['FMT-2'], t.rule, () => expectSchema(t, 'error', body, res, what));
+  }
+});
+
+rule('DEL-3', 'delete of an unknown id in each account before the run created anything is not a 5xx', async (t) => {
+  for (const c of contacts(t)) {
+    // No delete is sent unless the retrieve showed the made-up id absent (CRUD-5 judges that answer).
+    if (c.remove === undefined) continue;
+    const res = c.remove;
+    t.check(res.status < 500, () => ({
+      expected: `a status below 500 for a delete of an unknown id in ${before(c)} (an error or a success, the spec leaves it open)`,
+      received: `${res.status}`,
+      exchanges: [res.exchange],
+    }));
+  }
+});

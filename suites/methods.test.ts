@@ -1,0 +1,85 @@
+/**
+ * Methods the spec does not define (§4 defines GET and POST on /widgets, GET and DELETE on
+ * /widgets/{widgetId}): rule MAL-5. Each must change nothing, and RFC 9110 asks for 405 with
+ * an Allow header. DELETE on /widgets is never sent: a server that took it for "delete them
+ * all" would destroy widgets the suite did not create; PUT and PATCH on /widgets only into an
+ * account that held nothing before the run, for the same reason.
+ */
+import { createOrFail, describeDifferences, differingFields, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { ApiResponse } from '../src/http/client.ts';
+import { preview } from '../src/schema.ts';
+import { CollectionWriteRefused } from '../src/errors.ts';
+
+/** The methods §4 defines on each path, as an Allow header must name them. */
+const COLLECTION_METHODS = ['GET', 'POST'];
+const ITEM_METHODS = ['GET', 'DELETE'];
+
+/** The methods of an Allow header, upper-cased (RFC 9110 §10.2.1: a comma-separated list of method tokens). */
+function allowed(res: ApiResponse): string[] {
+  return (res.headers.allow ?? '').split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '');
+}
+
+/** Fails unless the answer is 405 with an Allow header naming every method the spec defines on the path. */
+function expect405WithAllow(t: RuleContext, res: ApiResponse, request: string, defined: readonly string[]): void {
+  const allow = allowed(res);
+  const missing = defined.filter((m) => !allow.includes(m));
+  t.check(res.status === 405 && res.headers.allow !== undefined && missing.length === 0, () => ({
+    expected: `405 Method Not Allowed for ${request}, with an Allow header naming ${defined.join(' and ')} (RFC 9110 §15.5.6)`,
+    received: `${res.status} (${statusClass(res.status)}) with ${res.headers.allow === undefined ? 'no Allow header' : `Allow: ${res.headers.allow}${missing.length ? ` (missing ${missing.join(', ')})` : ''}`}`,
+    exchanges: [res.exchange],
+  }));
+}
+
+for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+  rule('MAL-5', `${method} on a widget changes nothing`, async (t) => {
+    const widget = await createOrFail(t, { description: 'before' });
+    // Compared with the owner's own retrieve just before, so that only the undefined method is
+    // judged (what create or retrieve get wrong is CRUD's).
+    const body = (r: ApiResponse): Json | undefined => (r.status >= 200 && r.status < 300 ? (r.json as Json | undefined) : undefined);
+    const before = await t.api.retrieve(widget.id);
+    const was = body(before);
+    if (was === undefined) return t.skip(`the owner's retrieve of a widget just created answered ${before.status} (CRUD-4 judges that)`);
+    const res = await t.api.sendUndefinedMethod(method, widget.id, { name: t.name(), description: 'after' });
+    const after = await t.api.retrieve(widget.id);
+    const is = body(after);
+    const changed = is === undefined ? [] : differingFields(was, is);
+    t.check(is !== undefined && changed.length === 0, () => ({
+      expected: `widget ${preview(widget.id)} still retrieved as before ${method} /widgets/{id}, which the spec does not define`,
+      received: `${method} answered ${res.status}; the retrieve then answered ${after.status}${is && changed.length ? `, changed: ${describeDifferences(was, is, 'before', 'after', changed)}` : ''}`,
+      exchanges: [res.exchange, after.exchange],
+    }));
+  });
+
+  rule('MAL-5', `${method} on a widget answers 405 with an Allow header`, async (t) => {
+    const widget = await createOrFail(t);
+    const res = await t.api.sendUndefinedMethod(method, widget.id, { name: t.name() });
+    expect405WithAllow(t, res, `${method} /widgets/{id}`, ITEM_METHODS);
+  });
+}
+
+/**
+ * PUT or PATCH on /widgets, or a skip saying why not: the suite sends them only into an account
+ * that held nothing before the run, since a server could apply them to every widget it holds.
+ */
+async function onCollection(t: RuleContext, method: 'PUT' | 'PATCH', body: Json): Promise<ApiResponse> {
+  try {
+    return await t.api.sendUndefinedMethod(method, undefined, body);
+  } catch (error) {
+    if (error instanceof CollectionWriteRefused) return t.skip(`${error.message}; the methods on the suite's own widgets are still judged (use an empty test account to judge the collection too)`);
+    throw error;
+  }
+}
+
+for (const method of ['PUT', 'PATCH'] as const) {
+  rule('MAL-5', `${method} on /widgets creates nothing`, async (t) => {
+    const name = t.name();
+    const res = await onCollection(t, method, { name });
+    await expectNotListed(t, t.api, performance.now(), (w) => w.name === name, `no widget named ${preview(name)} after ${method} /widgets answered ${res.status}`, [res.exchange]);
+  });
+
+  rule('MAL-5', `${method} on /widgets answers 405 with an Allow header`, async (t) => {
+    const res = await onCollection(t, method, { name: t.name() });
+    expect405WithAllow(t, res, `${method} /widgets`, COLLECTION_METHODS);
+  });
+}
