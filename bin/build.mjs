@@ -117,7 +117,7 @@ export function build() {
   return stale;
 }
 
-/** The compiled form of a source path relative to the root (`src/cli/main.ts` → dist/src/cli/main.js). */
+/** The compiled form of a source path relative to the root (`src/cli/run/main.ts` → dist/src/cli/run/main.js). */
 export function compiled(source) {
   return outputOf(source.split('/').join(sep));
 }

@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { build, compiled, isSourceCheckout } from './build.mjs';
 
-/** Runs the compiled form of `source` (a path relative to the project root, e.g. `src/cli/main.ts`). */
+/** Runs the compiled form of `source` (a path relative to the project root, e.g. `src/cli/run/main.ts`). */
 export async function run(source) {
   // vitest's colours (tinyrainbow) are on even when output goes to a file or a CI log, where
   // they arrive as raw escape codes: colour only a terminal, unless the user asks (FORCE_COLOR).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run cleanup`: deletes widgets left by killed runs (src/cli/cleanup.ts).
+// `npm run cleanup`: deletes widgets left by killed runs (src/cli/cleanup/main.ts).
 import { run } from './run.mjs';
 
-await run('src/cli/cleanup.ts');
+await run('src/cli/cleanup/main.ts');

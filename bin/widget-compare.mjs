@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run compare`: src/cli/compare-main.ts.
+// `npm run compare`: src/cli/compare/main.ts.
 import { run } from './run.mjs';
 
-await run('src/cli/compare-main.ts');
+await run('src/cli/compare/main.ts');

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `widget-conformance` (`npm test` in this repository): the conformance run (src/cli/main.ts).
-// Subcommands: `cleanup` deletes widgets left by killed runs (src/cli/cleanup.ts); `compare`
+// `widget-conformance` (`npm test` in this repository): the conformance run (src/cli/run/main.ts).
+// Subcommands: `cleanup` deletes widgets left by killed runs (src/cli/cleanup/main.ts); `compare`
 // and `verify` are the comparison matrix and the report-bundle check (npm run compare / verify).
 import { run } from './run.mjs';
 
-const SUBCOMMANDS = { cleanup: 'src/cli/cleanup.ts', compare: 'src/cli/compare-main.ts', verify: 'src/cli/verify-main.ts' };
+const SUBCOMMANDS = { cleanup: 'src/cli/cleanup/main.ts', compare: 'src/cli/compare/main.ts', verify: 'src/cli/verify/main.ts' };
 const sub = Object.hasOwn(SUBCOMMANDS, process.argv[2] ?? '') ? SUBCOMMANDS[process.argv[2]] : undefined;
 // Each entry reads its flags from process.argv like the run does: without the subcommand.
 if (sub) process.argv.splice(2, 1);
-await run(sub ?? 'src/cli/main.ts');
+await run(sub ?? 'src/cli/run/main.ts');

@@ -4,11 +4,11 @@
  * must at least fail, change nothing and reveal nothing.
  */
 import { randomBytes } from 'node:crypto';
-import type { AuthOverride, WidgetApi } from '../src/client/api.ts';
+import type { AuthOverride, WidgetApi } from '../src/harness/api.ts';
 import { createOrFail, describeDifferences, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
 import { requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import type { ApiResponse } from '../src/http/client.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
 
 /** A way of presenting credentials that must not authenticate. */

@@ -7,7 +7,7 @@ import { foreignId, freshUnknownId } from '../src/harness/ids.ts';
 import { prerequisite, requireDistinctId, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import type { ApiResponse } from '../src/http/client.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 import { parseRfc3339, preview } from '../src/schema.ts';
 
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */

@@ -4,14 +4,14 @@
  * creates its own widgets in the accounts it needs, and only ever deletes its own.
  */
 import { randomBytes } from 'node:crypto';
-import type { WidgetApi } from '../src/client/api.ts';
+import type { WidgetApi } from '../src/harness/api.ts';
 import { createdWidget, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, sameDescription, type Json } from '../src/harness/checks.ts';
 import { freshUnknownId } from '../src/harness/ids.ts';
 import { requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import type { ApiResponse } from '../src/http/client.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
-import { walkBudget, walkPages } from '../src/client/walk.ts';
+import { walkBudget, walkPages } from '../src/harness/api.ts';
 
 const needs = { needs: 'second-token' } as const;
 

@@ -7,9 +7,9 @@
  */
 import { createOrFail, describeDifferences, differingFields, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import type { ApiResponse } from '../src/http/client.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
-import { CollectionWriteRefused } from '../src/errors.ts';
+import { CollectionWriteRefused } from '../src/harness/api.ts';
 
 /** The methods §4 defines on each path, as an Allow header must name them. */
 const COLLECTION_METHODS = ['GET', 'POST'];

@@ -9,8 +9,8 @@
  * The model holds only what this run created: the accounts may hold any other widgets.
  */
 import fc from 'fast-check';
-import type { WidgetApi } from '../src/client/api.ts';
-import { UnprovenDeleteError } from '../src/errors.ts';
+import type { WidgetApi } from '../src/harness/api.ts';
+import { UnprovenDeleteError } from '../src/harness/api.ts';
 import { describeString, plainOrdinaryName as ordinaryName } from '../src/harness/arbitraries.ts';
 import { createdWidget, describeDifferences, differingFields, type Json } from '../src/harness/checks.ts';
 import { dependsOn, prerequisite, requireDistinctId, requireFaithfulRetrieve, requireSameWidget, unfaithfulRetrieveFields, widgetOf } from '../src/harness/prerequisites.ts';
@@ -19,9 +19,9 @@ import { expectRefusal } from '../src/harness/refusal.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
 import { settleOrDescribe } from '../src/harness/settle.ts';
-import type { WalkResult } from '../src/client/walk.ts';
+import type { WalkResult } from '../src/harness/api.ts';
 import { asText, preview } from '../src/schema.ts';
-import type { ApiResponse } from '../src/http/client.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 
 /** Most commands in one sequence. */
 const MAX_COMMANDS = 10;

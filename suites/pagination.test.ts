@@ -19,11 +19,11 @@ import { requireDistinctIds } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { rulesExplaining } from '../src/harness/snapshots.ts';
 import { describeLateness, diagnose, lookAgain, recordLag, settleWindowMs } from '../src/harness/settle.ts';
-import { InconclusiveError } from '../src/errors.ts';
-import type { ApiResponse } from '../src/http/client.ts';
+import { InconclusiveError } from '../src/harness/api.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 import { pageEnvelope, preview } from '../src/schema.ts';
-import { describeEnd, walkAll, walkBudget, walkPages, type WalkResult } from '../src/client/walk.ts';
-import { walkAccount, type AccountWalks } from '../src/client/walk-account.ts';
+import { describeEnd, walkAll, walkBudget, walkPages, type WalkResult } from '../src/harness/api.ts';
+import { walkAccount, type AccountWalks } from '../src/harness/api.ts';
 
 /** Widgets the suite creates for the walks: enough that limits 1, 2 and 3 each need several pages. */
 const SET_SIZE = 7;

@@ -13,15 +13,15 @@ import fc from 'fast-check';
 import { COERCIBLE, describeString, hardDescription, hardString, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
 import { createdWidget, sameDescription } from '../src/harness/checks.ts';
 import { requireFaithfulRetrieve, requireSameWidget, widgetOf } from '../src/harness/prerequisites.ts';
-import { UnprovenDeleteError } from '../src/errors.ts';
+import { UnprovenDeleteError } from '../src/harness/api.ts';
 import { carriesTag } from '../src/harness/marker.ts';
 import { checkProperty } from '../src/harness/property.ts';
 import { expectRefusal } from '../src/harness/refusal.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import type { ApiResponse } from '../src/http/client.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 import { findInWalk, requireComplete } from '../src/harness/snapshots.ts';
 import { recordLag, settleOrDescribe } from '../src/harness/settle.ts';
-import type { WalkResult } from '../src/client/walk.ts';
+import type { WalkResult } from '../src/harness/api.ts';
 
 /** Widgets created per property run: several values per run cover more ground for the same walks. */
 const PER_RUN = { minLength: 1, maxLength: 4 };

@@ -1,19 +1,11 @@
 /**
- * Which of the project's own test files are unit tests and which are end-to-end. A unit file
- * never starts the suite (or its CLI) as a child process, so the whole tier runs in seconds;
- * everything else is end-to-end. A new file lands in the end-to-end tier unless listed here,
- * so a slow file can never slip into the fast tier by accident.
+ * The project's own tests come in two tiers, and the tier is the folder: `test/unit/` mirrors
+ * `src/` (and holds the tests of the project as a whole: docs, layers, tiers, the catalogue's
+ * data), and never starts the suite or its CLI as a child process, so the whole tier runs in
+ * seconds (test/unit/tiers.test.ts holds it to that); `test/e2e/` runs the real suite as a child
+ * process against servers on loopback. Shared servers and helpers live in `test/servers/` and
+ * `test/support/`.
  */
-export const UNIT_FILES = [
-  'test/unit/**/*.test.ts',
-  'test/http/**/*.test.ts',
-  'test/reference/**/*.test.ts',
-  'test/config.test.ts',
-  'test/layers.test.ts',
-  'test/ownership.test.ts',
-  'test/schema.test.ts',
-  'test/sweep.test.ts',
-  'test/walk.test.ts',
-];
+export const UNIT_FILES = ['test/unit/**/*.test.ts'];
 
-export const ALL_TEST_FILES = ['test/**/*.test.ts'];
+export const E2E_FILES = ['test/e2e/**/*.test.ts'];

@@ -1,8 +1,8 @@
-// The project's own tests in two tiers (see tiers.ts): `npm run test:unit` runs the unit tests
+// The project's own tests in two tiers, one folder each (see tiers.ts): `npm run test:unit` runs the unit tests
 // of src/ in seconds, `npm run test:e2e` the real suite as a child process against the
 // reference server and faulty servers, and `npm run test:self` both, unit first.
 import { defineConfig } from 'vitest/config';
-import { ALL_TEST_FILES, UNIT_FILES } from './tiers.ts';
+import { E2E_FILES, UNIT_FILES } from './tiers.ts';
 
 export default defineConfig({
   test: {
@@ -23,8 +23,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ALL_TEST_FILES,
-          exclude: UNIT_FILES,
+          include: E2E_FILES,
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },

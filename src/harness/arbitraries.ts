@@ -128,7 +128,7 @@ export const ordinaryName: fc.Arbitrary<string> = boundedAscii(1, 32);
  * bounds: what PROP-3's model sequences name their widgets (the names are not what it judges).
  * Kept as before because a change of distribution changes every seed's sequence: with the
  * biased names, seed 42 meets a reused id in a way PROP-3 attributes to CRUD-3 rather than
- * DEL-2 (test/properties.test.ts, fault reuses-deleted-id), an attribution left for its owner.
+ * DEL-2 (test/e2e/properties.test.ts, fault reuses-deleted-id), an attribution left for its owner.
  */
 export const plainOrdinaryName: fc.Arbitrary<string> = fc
   .string({ unit: printableAscii, minLength: 1, maxLength: 32 })

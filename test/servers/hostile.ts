@@ -21,7 +21,7 @@ export interface HostileCase {
   readonly args?: readonly string[];
   /**
    * Seconds the run may take, when the case's answers make the suite's own work slow rather
-   * than make it wait (test/hostile.test.ts has the usual bound).
+   * than make it wait (test/e2e/hostile.test.ts has the usual bound).
    */
   readonly boundS?: number;
   /** Starts whatever the case needs; returns the handler and a check run after the suite. */
@@ -69,7 +69,7 @@ export const HOSTILE: readonly HostileCase[] = [
   },
   {
     name: 'redirects-elsewhere', description: 'redirects every request (307) to the same path on another server, which records what reaches it',
-    // A setup problem, found by the probe before any test (test/setup-problems.test.ts).
+    // A setup problem, found by the probe before any test (test/e2e/setup-problems.test.ts).
     exitCodes: [2], says: 'the suite does not follow redirects',
     setup: async () => {
       const seen: string[] = [];

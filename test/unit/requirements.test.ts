@@ -6,11 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evidenceTests, exitCodeOf, unexplainedInconclusive, voidOnFoundations } from '../../src/cli/outcomes.ts';
-import { rulesToRecheck, withSecondAttempt } from '../../src/cli/recheck.ts';
+import { evidenceTests, exitCodeOf, unexplainedInconclusive, voidOnFoundations } from '../../src/cli/run/outcomes.ts';
+import { rulesToRecheck, withSecondAttempt } from '../../src/cli/run/recheck.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { mayDependOn, requirementsOf, RULES } from '../../src/rules.ts';
-import { refusedToken } from '../../src/cli/probe.ts';
+import { refusedToken } from '../../src/cli/run/probe.ts';
 import { badgeStatus } from '../../src/report/badge.ts';
 import { verdictOf } from '../../src/report/verdict.ts';
 import { formatIssues, validateSchema } from '../../src/schema.ts';

@@ -1,6 +1,6 @@
 /**
  * Faults whose blame is easy to get wrong (issue 11): each breaks one rule, and its effects
- * reach checks of other rules. test/attribution.test.ts holds the suite to blaming the rule the
+ * reach checks of other rules. test/e2e/attribution.test.ts holds the suite to blaming the rule the
  * fault breaks, and to calling the checks it disturbs inconclusive, naming that rule.
  */
 import type { IncomingMessage } from 'node:http';

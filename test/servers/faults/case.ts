@@ -1,6 +1,6 @@
 /**
  * The shape of a faulty server: the reference service with one fault, the rule it must be caught
- * on, and the exact set of other verdicts it may cause. test/conformance.test.ts asserts that the
+ * on, and the exact set of other verdicts it may cause. test/e2e/conformance.test.ts asserts that the
  * rules failed or warned are exactly `rule` plus `alsoBreaks` (plus `wrongBlame`), that the
  * inconclusive ones are exactly `inconclusive`, each explained by the rule named, and that the
  * failure of `rule` says what differed. An undeclared collateral failure is wrong blame until

@@ -1,5 +1,0 @@
-#!/usr/bin/env node
-// `npm run docs`: rewrites the generated tables of README.md and docs/ from the code (tools/docs.ts).
-import { run } from './run.mjs';
-
-await run('tools/docs-main.ts');

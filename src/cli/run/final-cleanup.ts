@@ -1,0 +1,105 @@
+/**
+ * The run's last word on data: delete every id the journal and the workers still hold, sweep
+ * each account for the run's marker, and say truthfully what is left. Every delete obeys the
+ * one rule (client/ledger.ts deleteVerdict). "Nothing left behind" is said only when every
+ * journalled id was deleted (or found gone), no create's answer was lost, and a complete walk of
+ * each account, after the deletes, shows no widget with the marker.
+ */
+import type { WidgetApi } from '../../client/api.ts';
+import type { JournalEntry, LostCreate } from '../../client/ledger.ts';
+import type { Claim, Leftover } from '../../client/ownership.ts';
+import { deleteAllHeld, leftovers, sweep, type SweepResult } from '../../client/sweep.ts';
+
+/** Sweeps after the first, when one deleted something (to verify) or the run was interrupted (a late create may land). */
+const MAX_SWEEPS = 3;
+
+export interface CleanupOutcome {
+  /** Widgets deleted by the runner (held ids and marked widgets found by the sweeps). */
+  readonly deleted: number;
+  /** Ids the run could not delete or could not prove its own, with the reason. */
+  readonly leftovers: readonly Leftover[];
+  /** What could not be verified: walks that did not reach the end of a list, creates whose answer was lost, marked ids no create answered. */
+  readonly problems: readonly string[];
+  /** True only when nothing is left and every account was walked to the end without a marker. */
+  readonly verified: boolean;
+}
+
+/**
+ * Deletes what the journal (every process's creates, inventory and contradictions) and the
+ * workers (`held`, with their reasons) left, then sweeps; never throws a SuiteError.
+ */
+export async function finalCleanup(
+  accounts: readonly WidgetApi[],
+  held: readonly Claim[],
+  options: { maxPages: number; minSweeps: number; journal?: readonly JournalEntry[] },
+): Promise<CleanupOutcome> {
+  const byName = new Map(accounts.map((a) => [a.account, a]));
+  const ownership = accounts[0]!.ownership;
+  if (options.journal) ownership.loadEntries(options.journal);
+  for (const c of held) {
+    if (!byName.has(c.account)) continue;
+    const claim = ownership.get(c.account, c.id) ?? ownership.claim(c.account, c.id);
+    if (c.problem) claim.problem = c.problem;
+  }
+  const before = ownership.outstanding().length;
+  await deleteAllHeld(accounts);
+  let deleted = before - ownership.outstanding().length;
+  let sweeps: SweepResult[] = [];
+  for (let pass = 1; pass <= MAX_SWEEPS; pass += 1) {
+    sweeps = [];
+    for (const api of accounts) sweeps.push(await sweep(api, options.maxPages));
+    deleted += sweeps.reduce((n, s) => n + s.deleted.length, 0);
+    const foundNothing = sweeps.every((s) => s.found === 0);
+    if (pass >= options.minSweeps && foundNothing) break;
+  }
+  const left = leftovers(ownership);
+  const problems = sweeps.flatMap((s) => s.problems.map((p) => `${s.account} account: ${p}`));
+  for (const s of sweeps.filter((x) => x.found > 0)) {
+    problems.push(`${s.account} account: the last walk still showed ${s.found} widget(s) with the run marker after ${MAX_SWEEPS} sweeps`);
+  }
+  for (const s of sweeps.filter((x) => x.unjournalled.length > 0)) problems.push(`${s.account} account: ${describeUnjournalled(s.unjournalled)}`);
+  const lost = ownership.lostCreates();
+  if (lost.length > 0) problems.push(describeLost(lost));
+  const verified = left.length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.problems.length === 0);
+  return { deleted, leftovers: left, problems, verified };
+}
+
+/** Names of lost creates shown, at most this many (every id is always shown: ids are what the user needs). */
+const IDS_SHOWN = 20;
+
+const idList = (ids: readonly string[]): string => ids.map((id) => JSON.stringify(id)).join(', ');
+
+/** The line for ids listed with the marker that no create answered. */
+export function describeUnjournalled(ids: readonly string[]): string {
+  return `${ids.length} widget(s) listed with the run marker that no create of this run answered (a create whose answer was lost, or a list that shows the marker on someone else's widget): not deleted, ids ${idList(ids)}`;
+}
+
+/** The line for creates whose answer never said which widget they made. */
+export function describeLost(all: readonly LostCreate[]): string {
+  const reused = all.filter((l) => l.reused === true);
+  const lost = all.filter((l) => l.reused !== true);
+  const parts: string[] = [];
+  if (lost.length > 0) parts.push(describeLostOnly(lost));
+  if (reused.length > 0) parts.push(`${reused.length} create(s) were answered with an id an earlier create of this run had, or a widget had before the run: the widget each made may stand at an id the run never learned`);
+  return parts.join('; ');
+}
+
+function describeLostOnly(lost: readonly LostCreate[]): string {
+  const byAccount = new Map<string, number>();
+  for (const l of lost) byAccount.set(l.account, (byAccount.get(l.account) ?? 0) + 1);
+  const where = [...byAccount].map(([account, n]) => `${n} in the ${account} account`).join(', ');
+  const tags = lost.flatMap((l) => (l.tag === undefined ? [] : [l.tag])).slice(0, IDS_SHOWN);
+  return `${lost.length} create(s) lost their answer (${where}): their widgets, if any were made, cannot be found safely${tags.length ? `; they were named ${tags.map((t) => JSON.stringify(t)).join(', ')}` : ''}`;
+}
+
+/** The console's cleanup line; `journal` names the run's journal file when it is kept for `cleanup`. */
+export function describeCleanup(outcome: CleanupOutcome, journal?: string): string {
+  if (outcome.verified) return `nothing left behind${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}; every account walked to the end shows no run marker`;
+  const lines = [`NOT VERIFIED${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}:`];
+  for (const p of outcome.problems) lines.push(`  ${p}`);
+  if (outcome.leftovers.length) lines.push(`  ${outcome.leftovers.length} id(s) the run held and did not delete, each with the reason:`);
+  for (const l of outcome.leftovers) lines.push(`    ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}`);
+  const where = journal === undefined ? 'in the report directory' : `(${journal})`;
+  if (outcome.problems.length || outcome.leftovers.length) lines.push(`  later, \`npm run cleanup -- --base-url …\` (tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes, with the same proof, what the run's journal ${where} holds, and nothing else`);
+  return lines.join('\n');
+}

@@ -1,0 +1,75 @@
+/**
+ * Runs the scenario suites through vitest's Node API (vitest's own CLI rejects the suite's
+ * flags). One worker, tests of a file concurrent: the worker's single HTTP client then
+ * bounds requests in flight across the whole run, as --concurrency promises.
+ */
+import { BaseSequencer, createVitest, type TestSpecification, type Vitest } from 'vitest/node';
+import type { SuiteSettings } from '../../harness/settings.ts';
+import { codePath, PROJECT_ROOT, SUITES_GLOB } from '../../paths.ts';
+import { SetupAwareReporter } from './quiet-reporter.ts';
+import { ADAPTIVE_MAX_SLOTS } from '../../http/client.ts';
+
+export interface VitestRunOptions {
+  readonly settings: SuiteSettings;
+  /** Test files to run (paths relative to the project root); all suites when empty. */
+  readonly files?: readonly string[];
+  /** Runs only the tests whose titles match (--only). */
+  readonly testNamePattern?: RegExp;
+  /** Called with the instance as soon as it exists, so a signal can cancel the run. */
+  readonly onStart?: (vitest: Vitest) => void;
+}
+
+/**
+ * The order of the suite files: by name (or reversed, --file-order reverse), never by what an
+ * earlier run left in vitest's results cache (its default sequencer puts the files that failed
+ * last time first, then the slowest): no earlier run may decide this one's verdict.
+ */
+function fileOrder(order: string | undefined): typeof BaseSequencer {
+  return class FixedOrder extends BaseSequencer {
+    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+      const sorted = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0));
+      return order === 'reverse' ? sorted.reverse() : sorted;
+    }
+  };
+}
+
+/** Runs vitest on suites/ and resolves when the run has finished (the instance is still open: close it). */
+export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
+  const { settings } = options;
+  // A test may make many requests, each bounded by the per-request timeout and the retry budget.
+  const testTimeout = Math.max(60_000, settings.timeoutMs * 30 + settings.maxRetryWaitMs * (settings.maxRetries + 1));
+  const vitest = await createVitest(
+    'test',
+    {
+      root: PROJECT_ROOT,
+      config: false,
+      watch: false,
+      // The compiled suites under dist/ when a bin runs this (an installed package has no other).
+      include: [SUITES_GLOB],
+      setupFiles: [codePath('src/harness/setup.ts')],
+      provide: { suiteSettings: settings },
+      // No junit reporter: the runner writes junit.xml from its own report (report/junit.ts), valid
+      // for CI tools and honest about tests that never ran.
+      reporters: [new SetupAwareReporter(settings.statsDir)],
+      pool: 'threads',
+      maxWorkers: 1,
+      isolate: false,
+      sequence: { concurrent: true, shuffle: false, sequencer: fileOrder(settings.fileOrder) },
+      // No results cache (node_modules/.vite/vitest/…/results.json): nothing of an earlier run is read or written.
+      cache: false,
+      // The HTTP client's limiter is what bounds requests in flight; tests only need to keep it busy.
+      maxConcurrency: Math.max(8, (settings.concurrencyGiven ? settings.concurrency : Math.max(settings.concurrency, ADAPTIVE_MAX_SLOTS)) * 4),
+      testTimeout,
+      hookTimeout: testTimeout,
+      passWithNoTests: false,
+      // Transformed modules are cached on disk between runs (node_modules/.experimental-vitest-cache).
+      experimental: { fsModuleCache: true },
+      ...(options.testNamePattern ? { testNamePattern: options.testNamePattern } : {}),
+    },
+    { logLevel: 'warn' },
+  );
+  // Handed over before the run starts, so that a signal during the run can cancel it.
+  options.onStart?.(vitest);
+  await vitest.start([...(options.files ?? [])]);
+  return vitest;
+}

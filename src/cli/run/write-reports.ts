@@ -1,0 +1,114 @@
+/**
+ * Writes the run's reports. Nothing here edits what a formatter produced: secrets left the
+ * data before the report was built (report/sanitize.ts, http/redact.ts). A last scan of each
+ * file's finished text is a tripwire only: a credential found there is a bug of the suite, and
+ * the file is not written at all, said as a suite error naming it.
+ *
+ * Each file is written to a new temporary file in the report directory, then renamed over its
+ * name: a reader never sees half a report, and a symlink planted at a report's name is
+ * replaced, never written through. The previous run's files are removed before the first
+ * request (removeStaleReports), so a run killed midway leaves no other run's verdict behind.
+ */
+import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Redactor } from '../../http/redact.ts';
+import { renderBadge } from '../../report/badge.ts';
+import { renderHar } from '../../report/har.ts';
+import { renderHtml } from '../../report/html.ts';
+import { renderJson } from '../../report/json.ts';
+import { renderJunit } from '../../report/junit.ts';
+import { renderMarkdown } from '../../report/markdown.ts';
+import type { RunReport } from '../../report/model.ts';
+
+/** Every file a run writes into the report directory, with its renderer. */
+export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
+  ['junit.xml', renderJunit],
+  ['conformance.json', renderJson],
+  ['conformance.md', renderMarkdown],
+  ['conformance.html', renderHtml],
+  ['exchanges.har', renderHar],
+  ['badge.svg', renderBadge],
+];
+
+/** Temporary files start so; one a killed run left behind is removed with the stale reports. */
+const TEMP_PREFIX = '.widget-conformance-';
+const TEMP_SUFFIX = '.tmp';
+
+function reason(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  return e.code ?? e.message ?? String(error);
+}
+
+/**
+ * Removes the previous run's report files (a symlink among them is unlinked, never its
+ * target) and any temporary file a killed run left. Returns one line per file that could not go.
+ */
+export function removeStaleReports(dir: string): string[] {
+  const problems: string[] = [];
+  const names = [...REPORT_FILES.map(([name]) => name)];
+  try {
+    names.push(...readdirSync(dir).filter((n) => n.startsWith(TEMP_PREFIX) && n.endsWith(TEMP_SUFFIX)));
+  } catch {
+    // An unreadable directory was refused before (destinations.ts); nothing to list.
+  }
+  for (const name of names) {
+    const file = join(dir, name);
+    try {
+      if (lstatSync(file).isDirectory()) continue;
+      unlinkSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`could not remove the previous run's ${file}: ${reason(error)}`);
+    }
+  }
+  return problems;
+}
+
+/** Writes `text` to `file` through a new temporary file beside it and a rename. */
+export function writeAtomically(dir: string, file: string, text: string): void {
+  const temp = join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+  // 'wx': created new, never opened through an existing name or symlink.
+  writeFileSync(temp, text, { flag: 'wx', mode: 0o644 });
+  try {
+    renameSync(temp, file);
+  } catch (error) {
+    unlinkSync(temp);
+    throw error;
+  }
+}
+
+/** A credential the tripwire found in finished output: the suite failed to keep it out. */
+export interface Leak {
+  readonly file: string;
+  readonly line: number;
+}
+
+/**
+ * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg and appends the
+ * Markdown to a GitHub job summary. Returns the paths written, one line per file that could
+ * not be, and the files the tripwire kept back (each a suite error).
+ */
+export function writeReports(dir: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[]; leaks: Leak[] } {
+  const files: string[] = [];
+  const problems: string[] = [];
+  const leaks: Leak[] = [];
+  const write = (file: string, render: () => string, append = false): void => {
+    try {
+      const text = render();
+      const leak = redactor.leak(text);
+      if (leak) {
+        leaks.push({ file, line: leak.line });
+        return;
+      }
+      if (append) appendFileSync(file, text);
+      else writeAtomically(dir, file, text);
+      if (!append) files.push(file);
+    } catch (error) {
+      problems.push(`could not write ${file}: ${reason(error)}`);
+    }
+  };
+  for (const [name, render] of REPORT_FILES) write(join(dir, name), () => render(report));
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
+  return { files, problems, leaks };
+}

@@ -1,0 +1,66 @@
+/**
+ * Blame (issue 11): a fault is reported under the rule it breaks, and nowhere else. Each server
+ * of servers/faults/attribution.ts runs the whole suite, property rules included; the test
+ * asserts the exact set of rules that fail or warn, that the checks the fault disturbs end
+ * inconclusive naming the rule that explains them ("depends on CRUD-3"), and that a failure
+ * names what differs.
+ */
+import { describe, expect, test } from 'vitest';
+import { ATTRIBUTION_FAULTS } from '../servers/faults/attribution.ts';
+import { runAgainst } from '../servers/serve.ts';
+import { explain, type ConformanceReport } from '../support/suite-runner.ts';
+
+/** Few property runs: enough for the faults to show in PROP-3's sequences, fast on a shared machine. */
+const PROPERTY_RUNS = '15';
+
+/** A whole run, property rules included, on a machine shared with other runs. */
+const RUN_TIMEOUT_MS = 400_000;
+
+type RuleReport = ConformanceReport['rules'][number];
+
+/** Every message a rule's tests carry: failures, errors and warnings. */
+function messagesOf(rule: RuleReport): string[] {
+  return rule.tests.flatMap((t) => [...(t.failures ?? []).map((f) => f.message), ...(t.errors ?? []), ...(t.warnings ?? [])]);
+}
+
+/**
+ * True when the rule ended without a verdict: 'inconclusive' (or 'error', as such outcomes were
+ * reported before there was an inconclusive outcome) with every message naming the rule that
+ * explains it. A rule whose checks were partly inconclusive and partly passed counts too.
+ */
+function inconclusiveOn(rule: RuleReport, explainedBy: string): boolean {
+  const outcome: string = rule.outcome;
+  // The report's own account of it: a check that said what it depends on, or a failure marked
+  // as explained by another rule (harness/failure.ts explainedBy) that did fail in this run.
+  if (outcome === 'inconclusive' && rule.inconclusive?.explainedBy.includes(explainedBy)) return true;
+  if (outcome !== 'inconclusive' && outcome !== 'error') return false;
+  return messagesOf(rule).length > 0 && messagesOf(rule).every((m) => m.includes(`depends on ${explainedBy}`));
+}
+
+describe.concurrent('blame', () => {
+  for (const fault of ATTRIBUTION_FAULTS) {
+    test(`the fault "${fault.name}" (${fault.description}) fails ${fault.fails.join(', ')} only; what it disturbs is inconclusive on ${fault.explainedBy}`, async () => {
+      const run = await runAgainst(fault.make(), ['--runs', PROPERTY_RUNS]);
+      const why = explain(run);
+      const rules = run.report?.rules ?? [];
+      expect(rules.length, why).toBeGreaterThan(0);
+      const failed = rules.filter((r) => r.outcome === 'fail' || r.outcome === 'warn').map((r) => r.id);
+      const allowed = new Set([...fault.fails, ...(fault.mayFail ?? [])]);
+      // The exact set: every rule the fault breaks, and no other.
+      expect(failed.filter((id) => !allowed.has(id)), `collateral failures\n${why}`).toEqual([]);
+      expect(fault.fails.filter((id) => !failed.includes(id)), `not caught\n${why}`).toEqual([]);
+      // What did not pass and did not fail is inconclusive, and names the rule that explains it.
+      const undecided = rules.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip' && !failed.includes(r.id));
+      const unexplained = undecided.filter((r) => !inconclusiveOn(r, fault.explainedBy)).map((r) => `${r.id}: ${r.outcome}`);
+      expect(unexplained, `outcomes that neither pass nor fail nor depend on ${fault.explainedBy}\n${why}`).toEqual([]);
+      const undecidedIds = undecided.map((r) => r.id);
+      expect((fault.inconclusive ?? []).filter((id) => !undecidedIds.includes(id)), `expected inconclusive\n${why}`).toEqual([]);
+      for (const [id, text] of Object.entries(fault.names ?? {})) {
+        const messages = rules.filter((r) => r.id === id).flatMap((r) => r.tests.flatMap((t) => (t.failures ?? []).map((f) => f.message)));
+        expect(messages.length, `${id} failures\n${why}`).toBeGreaterThan(0);
+        for (const m of messages) expect(m, `${id} names the difference`).toMatch(text);
+      }
+      expect(run.exitCode, why).toBe(1);
+    }, RUN_TIMEOUT_MS);
+  }
+});

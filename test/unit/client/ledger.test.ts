@@ -1,0 +1,137 @@
+/**
+ * The one delete rule (src/client/ledger.ts deleteVerdict), over every combination of the facts
+ * it looks at, and the journal: what a run appends is what `cleanup` and the final cleanup
+ * replay, a torn or foreign line is skipped, and a create with no outcome counts as lost.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { deleteVerdict, Journal, journalFacts, parseJournal, readJournal, type DeleteFacts, type RetrieveShows } from '../../../src/client/ledger.ts';
+import { Ownership } from '../../../src/client/ownership.ts';
+
+const RETRIEVES: readonly RetrieveShows[] = ['marked', 'unmarked', 'absent', 'unknown'];
+const BOOLS = [false, true] as const;
+
+/** Every combination of the facts, in journal mode and in --sweep-markers mode. */
+function everyCombination(): DeleteFacts[] {
+  const all: DeleteFacts[] = [];
+  for (const journalled of BOOLS)
+    for (const preExisting of BOOLS)
+      for (const contradiction of [undefined, 'listed twice'])
+        for (const retrieve of RETRIEVES)
+          for (const absentHereProvenElsewhere of BOOLS)
+            for (const sweep of [undefined, { listedOnlyMarked: false }, { listedOnlyMarked: true }]) {
+              all.push({ journalled, preExisting, contradiction, retrieve, absentHereProvenElsewhere, ...(sweep ? { sweep } : {}) });
+            }
+  return all;
+}
+
+/** The rule, written out independently: what the invariant says, case by case. */
+function expected(f: DeleteFacts): boolean {
+  if (f.preExisting || f.contradiction !== undefined) return false;
+  if (f.retrieve === 'absent') return f.absentHereProvenElsewhere;
+  if (f.retrieve === 'marked' && !f.journalled && f.absentHereProvenElsewhere) return true;
+  const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
+  return owned && f.retrieve === 'marked';
+}
+
+describe('the delete rule', () => {
+  const cases = everyCombination();
+
+  it(`CRUD-3 the rule decides all ${cases.length} combinations of the facts as the invariant says`, () => {
+    expect(cases).toHaveLength(2 * 2 * 2 * 4 * 2 * 3);
+    for (const f of cases) expect(deleteVerdict(f).send, JSON.stringify(f)).toBe(expected(f));
+  });
+
+  it('CRUD-3 an id in the inventory is never deleted, whatever else holds', () => {
+    for (const f of cases.filter((c) => c.preExisting)) expect(deleteVerdict(f).send).toBe(false);
+  });
+
+  it('CRUD-4 a contradicted id is never deleted, whatever else holds', () => {
+    for (const f of cases.filter((c) => c.contradiction !== undefined)) expect(deleteVerdict(f).send).toBe(false);
+  });
+
+  it('CRUD-4 a delete of a widget that shows itself is sent only after a retrieve shows the marker', () => {
+    for (const f of cases.filter((c) => c.retrieve !== 'absent' && deleteVerdict(c).send)) expect(f.retrieve).toBe('marked');
+  });
+
+  it('CRUD-3 a create answered with the id of a pre-existing widget names CRUD-3 as the rule broken', () => {
+    const verdict = deleteVerdict({ journalled: true, preExisting: true, contradiction: undefined, retrieve: 'marked', absentHereProvenElsewhere: false });
+    expect(verdict).toMatchObject({ send: false, broken: 'CRUD-3' });
+  });
+
+  it('CRUD-4 a retrieve without the marker at a journalled id names CRUD-4', () => {
+    const verdict = deleteVerdict({ journalled: true, preExisting: false, contradiction: undefined, retrieve: 'unmarked', absentHereProvenElsewhere: false });
+    expect(verdict).toMatchObject({ send: false, broken: 'CRUD-4' });
+  });
+
+  it('CRUD-1 a marker seen only in a list, with no create answering the id, is not proof', () => {
+    const verdict = deleteVerdict({ journalled: false, preExisting: false, contradiction: undefined, retrieve: 'marked', absentHereProvenElsewhere: false });
+    expect(verdict.send).toBe(false);
+  });
+});
+
+describe('the journal', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-test-'));
+
+  it('CRUD-1 what a ledger appends is replayed: inventory, live ids, deletes, contradictions and lost creates', () => {
+    const file = join(dir, 'one.jsonl');
+    const journal = new Journal(file);
+    journal.append({ kind: 'run', marker: 'wcs-x', at: '2026-01-01T00:00:00Z' });
+    const ledger = new Ownership(() => true, journal);
+    ledger.setInventory('primary', ['u1', 'u2'], true);
+    const a = ledger.sent('primary', 'wcs-x CRUD-1 1');
+    ledger.claim('primary', 'w1', a);
+    const b = ledger.sent('primary', 'wcs-x CRUD-1 2');
+    ledger.claim('primary', 'w2', b);
+    ledger.deleted('primary', 'w2');
+    const c = ledger.sent('second', 'wcs-x ISO-1 1');
+    ledger.refused('second', c, 401);
+    ledger.sent('primary', 'wcs-x CRUD-1 3');
+    ledger.contradict('primary', 'w1', 'listed twice');
+
+    const facts = journalFacts(readJournal(file));
+    expect(facts.markers).toEqual(['wcs-x']);
+    expect([...(facts.inventory.get('primary') ?? [])]).toEqual(['u1', 'u2']);
+    expect([...(facts.live.get('primary') ?? [])]).toEqual(['w1']);
+    expect(facts.contradictions.get('primary')?.get('w1')).toBe('listed twice');
+    expect(facts.lost).toEqual([{ account: 'primary', tag: 'wcs-x CRUD-1 3' }]);
+
+    const replayed = new Ownership(() => true);
+    replayed.load(facts);
+    expect(replayed.outstanding().map((o) => o.id)).toEqual(['w1']);
+    expect(replayed.preExisting('primary', 'u1')).toBe(true);
+    expect(replayed.contradiction('primary', 'w1')).toBe('listed twice');
+    expect(replayed.lostCreates()).toHaveLength(1);
+  });
+
+  it('CRUD-1 a line torn by a kill, or one that is not an entry, is skipped', () => {
+    const text = `${JSON.stringify({ kind: 'run', marker: 'wcs-y', at: 'now' })}\n{"kind":"created","account":"primary","key":"k","id":"w\n{"kind":"created","account":1}\nnot json\n`;
+    expect(parseJournal(text)).toEqual([{ kind: 'run', marker: 'wcs-y', at: 'now' }]);
+  });
+
+  it('CRUD-1 a credential in an id is redacted before it is written', () => {
+    const file = join(dir, 'redacted.jsonl');
+    new Journal(file, (t) => t.replaceAll('s3cret', '[REDACTED]')).append({ kind: 'created', account: 'primary', key: 'k', id: 'id-s3cret' });
+    expect(readFileSync(file, 'utf8')).not.toContain('s3cret');
+  });
+
+  it('CRUD-4 an id shown with the marker and then without is contradicted, and journalled as such', () => {
+    const file = join(dir, 'contradiction.jsonl');
+    const ledger = new Ownership((w) => (w as { name?: string }).name === 'ours', new Journal(file));
+    ledger.claim('primary', 'w1', ledger.sent('primary', 'ours'));
+    ledger.saw('primary', 'w1', { id: 'w1', name: 'ours' }, 'retrieve');
+    expect(ledger.contradiction('primary', 'w1')).toBeUndefined();
+    ledger.saw('primary', 'w1', { id: 'w1', name: 'the user\'s' }, 'list');
+    expect(ledger.contradiction('primary', 'w1')).toContain('with the run marker at one time and without it at another');
+    expect(journalFacts(readJournal(file)).contradictions.get('primary')?.has('w1')).toBe(true);
+  });
+
+  it('CRUD-3 a create answering an id first seen without the marker is contradicted', () => {
+    const ledger = new Ownership((w) => (w as { name?: string }).name === 'ours');
+    ledger.saw('primary', 'u9', { id: 'u9', name: 'someone else' }, 'list');
+    ledger.claim('primary', 'u9', ledger.sent('primary', 'ours'));
+    expect(ledger.contradiction('primary', 'u9')).toContain('before a create of this run answered it');
+  });
+});

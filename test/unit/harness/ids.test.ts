@@ -1,0 +1,134 @@
+/**
+ * Unknown ids: shaped like the server's own (so a server that validates its id format judges
+ * them as well-formed), and recorded as the suite's to delete only when the server said so.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WidgetApi } from '../../../src/client/api.ts';
+import { Ownership } from '../../../src/client/ownership.ts';
+import { CANDIDATES, freshUnknownId, NUMERIC_OFFSET, NUMERIC_SPREAD, unknownIdLike } from '../../../src/harness/ids.ts';
+import { HttpClient } from '../../../src/http/client.ts';
+import { startServer, type RunningServer } from '../../../src/reference/server.ts';
+
+/** Each shape is drawn this many times: the mutation is random, the promises hold for every draw. */
+const DRAWS = 200;
+
+const MODELS = {
+  uuid: 'f47ac10b-58cc-4372-a567-0e02b2c3d479',
+  ulid: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+  prefixed: 'wdg_2Zk9QmXw7LpRt4Vb',
+  hex: '5f2b9c0e8d7a4b1c',
+};
+
+const classOf = (ch: string): string => (/[0-9]/.test(ch) ? 'digit' : /[a-z]/.test(ch) ? 'lower' : /[A-Z]/.test(ch) ? 'upper' : ch);
+
+const draws = (model: string): string[] => Array.from({ length: DRAWS }, () => unknownIdLike(model));
+
+describe('unknownIdLike', () => {
+  it.each(Object.entries(MODELS))('keeps the length, separators and character class of each position of a %s id', (_, model) => {
+    for (const id of draws(model)) {
+      expect(id).toHaveLength(model.length);
+      expect([...id].map(classOf)).toEqual([...model].map(classOf));
+    }
+  });
+
+  it.each(Object.entries(MODELS))('draws only characters a %s id already uses, and never returns the id itself', (_, model) => {
+    const alphabet = new Set(model);
+    for (const id of draws(model)) {
+      expect([...id].filter((c) => !alphabet.has(c))).toEqual([]);
+      expect(id).not.toBe(model);
+    }
+  });
+
+  it('keeps a UUID lowercase hex', () => {
+    for (const id of draws(MODELS.uuid)) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  it('keeps a ULID valid Crockford base32 (no I, L, O or U)', () => {
+    for (const id of draws(MODELS.ulid)) expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('keeps the type prefix of a prefixed id', () => {
+    for (const id of draws(MODELS.prefixed)) expect(id.startsWith('wdg_')).toBe(true);
+  });
+
+  it('turns an all-digit id into a far larger number', () => {
+    for (const model of ['1', '42', '999999999999999']) {
+      for (const id of draws(model)) {
+        expect(id).toMatch(/^\d+$/);
+        const gap = Number(id) - Number(model);
+        expect(gap).toBeGreaterThanOrEqual(NUMERIC_OFFSET);
+        expect(gap).toBeLessThan(NUMERIC_OFFSET + NUMERIC_SPREAD);
+      }
+    }
+  });
+});
+
+const TOKEN = 'ids-token';
+
+interface Retrieves {
+  readonly api: WidgetApi;
+  /** The ids retrieved, in order. */
+  readonly asked: string[];
+}
+
+const running: Array<{ close(): Promise<void> }> = [];
+
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.close();
+});
+
+/** A server answering the n-th retrieve with `statuses[n]`. */
+async function retrievesAnswering(...statuses: number[]): Promise<Retrieves> {
+  const asked: string[] = [];
+  const server: RunningServer = await startServer({
+    handle(req: IncomingMessage, res: ServerResponse) {
+      const id = decodeURIComponent((req.url ?? '').replace(/^\/v1\/widgets\//, ''));
+      const status = statuses[asked.length] ?? 404;
+      asked.push(id);
+      const body = status < 300 ? { id, name: 'someone else\'s widget', created_at: '2026-01-02T03:04:05Z' } : { error: { code: 'x', message: `answered ${status}` } };
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    },
+  });
+  const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 1, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
+  running.push(http, server);
+  return { api: new WidgetApi(http, TOKEN, 'primary', new Ownership(() => false)), asked };
+}
+
+describe('freshUnknownId', () => {
+  it('returns the first candidate the server answers 4xx, and records only that one as made up', async () => {
+    const { api, asked } = await retrievesAnswering(200, 500, 404);
+    const id = await freshUnknownId(api, MODELS.uuid);
+    expect(asked).toHaveLength(3);
+    expect(id).toBe(asked[2]);
+    expect(asked.map((a) => api.ownership.isMadeUp(a))).toEqual([false, false, true]);
+  });
+
+  it('takes a 400 as absent too', async () => {
+    const { api, asked } = await retrievesAnswering(400);
+    const id = await freshUnknownId(api, MODELS.ulid);
+    expect(asked).toEqual([id]);
+    expect(api.ownership.isMadeUp(id)).toBe(true);
+  });
+
+  it('sends candidates shaped like the model', async () => {
+    const { api, asked } = await retrievesAnswering(200, 200, 200);
+    await freshUnknownId(api, MODELS.ulid);
+    for (const id of asked) expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it(`falls back to an id in a foreign format after ${CANDIDATES} candidates the server did not answer 4xx`, async () => {
+    const { api, asked } = await retrievesAnswering(...Array<number>(CANDIDATES).fill(200));
+    const id = await freshUnknownId(api, MODELS.uuid);
+    expect(asked).toHaveLength(CANDIDATES);
+    expect(id).toMatch(/^wcs-unknown-[0-9a-f]{16}$/);
+    expect(asked.some((a) => api.ownership.isMadeUp(a))).toBe(false);
+  });
+
+  // Safe without a retrieve of its own here: a delete of a made-up id still needs a retrieve answered 4xx (api.ts).
+  it('records the foreign fallback as made up', async () => {
+    const { api } = await retrievesAnswering(...Array<number>(CANDIDATES).fill(500));
+    const id = await freshUnknownId(api, MODELS.uuid);
+    expect(api.ownership.isMadeUp(id)).toBe(true);
+  });
+});

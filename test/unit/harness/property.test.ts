@@ -1,0 +1,117 @@
+/**
+ * Property seeding: a run replays from its seed alone. Every property, and every shard of it,
+ * draws from a seed derived from the run seed and the property's name, never from how the run
+ * was scheduled (--concurrency).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConformanceFailure } from '../../../src/harness/failure.ts';
+import { checkProperty, PROPERTY_SHARDS, propertySeed, shardRuns } from '../../../src/harness/property.ts';
+import type { RuleContext } from '../../../src/harness/rule.ts';
+import { Redactor } from '../../../src/http/redact.ts';
+import { ruleById } from '../../../src/rules.ts';
+
+const RUN_SEED = 42;
+const OTHER_RUN_SEED = 43;
+const RUNS = 40;
+/** Long enough that no property here is ever cut short by its budget. */
+const BUDGET_MS = 60_000;
+const FEW_CONCURRENT = 1;
+const MANY_CONCURRENT = 16;
+
+interface Fake {
+  readonly t: RuleContext;
+  /** What the property annotated, e.g. "40 of 40" runs. */
+  readonly notes: string[];
+}
+
+/** The part of a rule test's context a property reads. */
+function context(opts: { seed?: number; runs?: number; concurrency?: number; rule?: string } = {}): Fake {
+  const notes: string[] = [];
+  const t = {
+    rule: ruleById(opts.rule ?? 'PROP-1'),
+    settings: { seed: opts.seed ?? RUN_SEED, runs: opts.runs ?? RUNS, concurrency: opts.concurrency ?? FEW_CONCURRENT, propertyBudgetMs: BUDGET_MS, targetLabel: 'embedded reference server' },
+    api: { http: { redactor: new Redactor([]) } },
+    annotate: async (message: string) => void notes.push(message),
+  };
+  return { t: t as unknown as RuleContext, notes };
+}
+
+/** Every value the property drew, sorted: shards run side by side, so the order of arrival varies. */
+async function drawn(fake: Fake, key = 'round-trip'): Promise<number[]> {
+  const values: number[] = [];
+  await checkProperty(fake.t, key, [fc.noBias(fc.integer())], async (n) => {
+    // Let the shards interleave, as they do against a server.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    values.push(n);
+  });
+  return values.sort((a, b) => a - b);
+}
+
+describe('propertySeed', () => {
+  it('is the same for the same run seed and key', () => {
+    expect(propertySeed(RUN_SEED, 'PROP-1:a#0')).toBe(propertySeed(RUN_SEED, 'PROP-1:a#0'));
+  });
+
+  it('is a 32-bit integer, as fast-check takes it', () => {
+    const seed = propertySeed(RUN_SEED, 'PROP-1:a#0');
+    expect(Number.isInteger(seed) && seed >= -(2 ** 31) && seed < 2 ** 31).toBe(true);
+  });
+
+  it('differs between run seeds and between keys', () => {
+    const seeds = [propertySeed(RUN_SEED, 'PROP-1:a#0'), propertySeed(OTHER_RUN_SEED, 'PROP-1:a#0'), propertySeed(RUN_SEED, 'PROP-1:b#0'), propertySeed(RUN_SEED, 'PROP-1:a#1')];
+    expect(new Set(seeds).size).toBe(seeds.length);
+  });
+});
+
+describe('shardRuns', () => {
+  it('splits every number of runs into shards that add up to it and differ by at most one', () => {
+    for (let runs = 0; runs <= 3 * PROPERTY_SHARDS + 1; runs += 1) {
+      const sizes = Array.from({ length: PROPERTY_SHARDS }, (_, i) => shardRuns(runs, PROPERTY_SHARDS, i));
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(runs);
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('checkProperty', () => {
+  it('draws the same values from the same run seed whatever the concurrency', async () => {
+    expect(await drawn(context({ concurrency: MANY_CONCURRENT }))).toEqual(await drawn(context({ concurrency: FEW_CONCURRENT })));
+  });
+
+  it('draws other values from another run seed', async () => {
+    expect(await drawn(context({ seed: OTHER_RUN_SEED }))).not.toEqual(await drawn(context()));
+  });
+
+  it('draws other values for another property of the same rule', async () => {
+    expect(await drawn(context(), 'sequences')).not.toEqual(await drawn(context(), 'round-trip'));
+  });
+
+  it('draws other values for the same property name in another rule', async () => {
+    expect(await drawn(context({ rule: 'PROP-2' }))).not.toEqual(await drawn(context({ rule: 'PROP-1' })));
+  });
+
+  it('gives each shard its own seed: no run repeats another', async () => {
+    const values = await drawn(context());
+    expect(new Set(values).size).toBe(RUNS);
+  });
+
+  it('makes exactly the runs asked for, when there are fewer runs than shards too', async () => {
+    for (const runs of [1, PROPERTY_SHARDS - 1, RUNS]) {
+      const fake = context({ runs });
+      expect(await drawn(fake)).toHaveLength(runs);
+      expect(fake.notes).toEqual([`${runs} of ${runs}`]);
+    }
+  });
+
+  it('reports a failure with its shard, seed and path and the command that replays the rule', async () => {
+    const fake = context();
+    const rule = ruleById('PROP-1');
+    const failing = checkProperty(fake.t, 'round-trip', [fc.integer()], async () => {
+      throw new ConformanceFailure(rule, { expected: 'the name back', received: 'another name' }, new Redactor([]));
+    });
+    await expect(failing).rejects.toBeInstanceOf(ConformanceFailure);
+    await expect(failing).rejects.toThrow(/fast-check: shard \d of \d failed at run \d+ of \d+; \d+ shrink\(s\); seed -?\d+, path \S+/);
+    await expect(failing).rejects.toThrow(`replay: npm test -- --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
+  });
+});

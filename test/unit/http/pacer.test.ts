@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { DECREASE_FACTOR, MIN_RATE, Pacer, STATED_RATE_MARGIN } from '../../../src/http/pacer.ts';
+
+/** A pacer on a clock the test moves: sleeping advances it, so nothing waits for real. */
+function clocked(options: { maxRate?: number } = {}): { pacer: Pacer; clock: { now: number }; sends: number[] } {
+  const clock = { now: 0 };
+  const sends: number[] = [];
+  const pacer = new Pacer({
+    ...options,
+    now: () => clock.now,
+    sleep: async (ms) => {
+      clock.now += ms;
+    },
+  });
+  const acquire = pacer.acquire.bind(pacer);
+  pacer.acquire = async (until?: number) => {
+    const granted = await acquire(until);
+    if (granted) sends.push(clock.now);
+    return granted;
+  };
+  return { pacer, clock, sends };
+}
+
+describe('Pacer: the shared token bucket', () => {
+  it('unpaced, it lets every request go at once', async () => {
+    const { pacer, sends } = clocked();
+    for (let i = 0; i < 100; i++) await pacer.acquire();
+    expect(sends.every((t) => t === 0)).toBe(true);
+    expect(pacer.pacedRate).toBeUndefined();
+  });
+
+  it('--max-rate spaces requests evenly at that rate', async () => {
+    const { pacer, sends } = clocked({ maxRate: 40 });
+    for (let i = 0; i < 41; i++) await pacer.acquire();
+    expect(sends.at(-1)).toBeCloseTo(1000, 6);
+    expect(pacer.pacedRate).toBe(40);
+  });
+
+  it('a stated RateLimit-Policy caps the rate below the statement, never above --max-rate', () => {
+    const { pacer } = clocked({ maxRate: 20 });
+    pacer.onAccepted({ rate: 40 });
+    expect(pacer.currentRate).toBe(20);
+    const free = clocked().pacer;
+    free.onAccepted({ rate: 40 });
+    expect(free.currentRate).toBeCloseTo(40 * STATED_RATE_MARGIN, 6);
+  });
+
+  it('a 429 that asks for a wait cuts the rate to a share of the rate sent; a second within the interval does not cut again', async () => {
+    const { pacer, clock } = clocked();
+    // 100 requests over one second: measured 100 per second.
+    for (let i = 0; i < 100; i++) {
+      await pacer.acquire();
+      clock.now += 10;
+    }
+    pacer.onRefused(1000);
+    expect(pacer.currentRate).toBeCloseTo(100 * DECREASE_FACTOR, 0);
+    pacer.onRefused(1000);
+    expect(pacer.currentRate).toBeCloseTo(100 * DECREASE_FACTOR, 0);
+    expect(pacer.refused).toBe(2);
+  });
+
+  it('a 429 with Retry-After: 0 is counted but does not slow the run: the server sheds load, it names no rate', async () => {
+    const { pacer } = clocked();
+    await pacer.acquire();
+    pacer.onRefused(0);
+    expect(pacer.refused).toBe(1);
+    expect(pacer.currentRate).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('accepted answers raise the rate additively, up to the ceiling', () => {
+    const { pacer } = clocked({ maxRate: 12 });
+    pacer.onRefused(undefined);
+    const low = pacer.currentRate;
+    for (let i = 0; i < 1000; i++) pacer.onAccepted();
+    expect(pacer.currentRate).toBeGreaterThan(low);
+    expect(pacer.currentRate).toBeLessThanOrEqual(12);
+  });
+
+  it('a pause holds every request until it ends, and counts its wall-clock time once however many wait', async () => {
+    const { pacer, sends } = clocked();
+    expect(pacer.pause(1000, 10_000)).toBeUndefined();
+    expect(pacer.pause(1000, 10_000)).toBeUndefined();
+    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    expect(Math.min(...sends)).toBeGreaterThanOrEqual(1000);
+    expect(pacer.blockedMs).toBe(1000);
+  });
+
+  it('a slot past the deadline is refused at once, not waited for', async () => {
+    const { pacer, clock } = clocked({ maxRate: 1 });
+    expect(await pacer.acquire(500)).toBe(true);
+    expect(await pacer.acquire(500)).toBe(false);
+    expect(clock.now).toBe(0);
+  });
+
+  it('once stopped, every waiter is let go at once with false: a given-up target costs no more waiting', async () => {
+    // A real clock here: the waiter must be woken, not reach its slot.
+    const pacer = new Pacer({ maxRate: 1 });
+    expect(await pacer.acquire()).toBe(true);
+    const started = performance.now();
+    const waiting = pacer.acquire();
+    pacer.stop();
+    expect(await waiting).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('a pause past the budget is refused, says what was left, and blocks nothing', () => {
+    const { pacer } = clocked();
+    expect(pacer.pause(600, 1000)).toBeUndefined();
+    expect(pacer.pause(1500, 1000)).toEqual({ refused: true, left: 400 });
+    expect(pacer.blockedMs).toBe(600);
+  });
+
+  it('property: whatever the refusals and answers, the rate stays within [MIN_RATE, --max-rate] and the blocked time within the budget', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.array(fc.oneof(fc.constant<'ok'>('ok'), fc.record({ wait: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }) }), fc.record({ policy: fc.double({ min: 0.01, max: 1e6, noNaN: true }) })), { maxLength: 200 }),
+        async (maxRate, events) => {
+          const { pacer, clock } = clocked({ maxRate });
+          const budget = 3000;
+          for (const e of events) {
+            await pacer.acquire();
+            clock.now += 7;
+            if (e === 'ok') pacer.onAccepted();
+            else if ('policy' in e) pacer.onAccepted({ rate: e.policy });
+            else {
+              pacer.onRefused(e.wait);
+              if (e.wait !== undefined) pacer.pause(e.wait, budget);
+            }
+            expect(pacer.currentRate).toBeGreaterThanOrEqual(MIN_RATE);
+            expect(pacer.currentRate).toBeLessThanOrEqual(maxRate);
+            expect(pacer.blockedMs).toBeLessThanOrEqual(budget);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
