@@ -7,6 +7,7 @@ import { SuiteError, TokenRejectedError } from '../errors.ts';
 import { isCancelled } from './cancel.ts';
 import { WidgetApi } from '../client/api.ts';
 import { secretHeaderValues } from '../http/header-secrecy.ts';
+import { clientOptions } from '../http/client-options.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
 import { Journal, readJournal } from '../client/ledger.ts';
@@ -46,23 +47,16 @@ export function runContext(): RunContext {
   const existing = holder[KEY];
   if (existing) return existing;
   const s = settings();
-  const http = new HttpClient({
-    baseUrl: s.baseUrl,
-    timeoutMs: s.timeoutMs,
-    concurrency: s.concurrency,
-    adaptConcurrency: !s.concurrencyGiven,
-    maxRetries: s.maxRetries,
-    maxRetryWaitMs: s.maxRetryWaitMs,
-    maxRateLimitWaitTotalMs: s.maxRateLimitWaitMs,
-    ...(s.maxRate === undefined ? {} : { maxRate: s.maxRate }),
-    deadline: s.deadline,
-    secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...secretHeaderValues(s.headers, s.secretHeaders)],
-    ...(s.secretHeaders ? { secretHeaders: s.secretHeaders } : {}),
-    // Named so that replay commands in failures read the variables, never the values.
-    tokens: [{ variable: 'WIDGET_TOKEN', value: s.token }, ...(s.secondToken ? [{ variable: 'WIDGET_SECOND_TOKEN' as const, value: s.secondToken }] : [])],
-    ...(s.headers ? { headers: s.headers } : {}),
-    ...(s.ca === undefined ? {} : { ca: s.ca }),
-  });
+  const http = new HttpClient(
+    clientOptions(s, {
+      baseUrl: s.baseUrl,
+      deadline: s.deadline,
+      secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...secretHeaderValues(s.headers, s.secretHeaders)],
+      // Named so that replay commands in failures read the variables, never the values.
+      tokens: [{ variable: 'WIDGET_TOKEN', value: s.token }, ...(s.secondToken ? [{ variable: 'WIDGET_SECOND_TOKEN' as const, value: s.secondToken }] : [])],
+      ca: s.ca,
+    }),
+  );
   // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
   const beforeCreate = (): void => {
     if (isCancelled(s.statsDir)) throw new SuiteError('the run was interrupted: no more widgets are created', 'ERR_CANCELLED');

@@ -32,7 +32,7 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
  */
 export const GIVE_UP_AFTER_FAILURES = 5;
 
-/** Default of ClientOptions.maxRateLimitWaitTotalMs: a 429 storm costs the run at most this much wall-clock time blocked. */
+/** Default of ClientOptions.maxRateLimitWaitMs: a 429 storm costs the run at most this much wall-clock time blocked. */
 export const DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS = 120_000;
 
 /**
@@ -102,7 +102,7 @@ export interface ClientOptions {
    * RateLimit window (default DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS): a pause counts once however
    * many requests wait on it. Once a pause cannot be paid from it, every further request fails at once.
    */
-  readonly maxRateLimitWaitTotalMs?: number;
+  readonly maxRateLimitWaitMs?: number;
   /** --max-rate: most requests per second, every request of this client together (both accounts). */
   readonly maxRate?: number;
   /**
@@ -218,7 +218,7 @@ export class HttpClient {
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets, secretHeaderSet(options.secretHeaders));
     this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-    this.rateLimitBudgetMs = options.maxRateLimitWaitTotalMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
+    this.rateLimitBudgetMs = options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
     this.limiter = new Limiter(options.concurrency);
     this.peakSlots = options.concurrency;
     this.pacer = new Pacer(options.maxRate === undefined ? {} : { maxRate: options.maxRate });

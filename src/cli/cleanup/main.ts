@@ -14,6 +14,7 @@ import { userDirectory } from '../../paths.ts';
 import { resolve } from 'node:path';
 import { readCaFile } from '../shared/ca-file.ts';
 import { withCommandTokens } from '../shared/token-commands.ts';
+import { clientOptions } from '../../http/client-options.ts';
 import { HttpClient } from '../../http/client.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,7 +89,7 @@ async function main(): Promise<number> {
   }
   const secrets = secretsOf(config);
   redactProcessOutput(new Redactor(secrets));
-  const client = new HttpClient({ ...config, ...(ca === undefined ? {} : { ca }), baseUrl: config.baseUrl!, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + config.maxRunTimeMs });
+  const client = new HttpClient(clientOptions(config, { baseUrl: config.baseUrl!, secrets, deadline: Date.now() + config.maxRunTimeMs, ca }));
   let code = 0;
   try {
     const say = (line: string): void => void process.stdout.write(`${line}\n`);

@@ -18,6 +18,7 @@ import { readHeld, renewedTokens, tokenRejected } from '../../harness/handoff.ts
 import { withCommandTokens } from '../shared/token-commands.ts';
 import { carriesMarker, newMarker } from '../../harness/marker.ts';
 import type { SuiteSettings } from '../../harness/settings.ts';
+import { clientOptions } from '../../http/client-options.ts';
 import { HttpClient } from '../../http/client.ts';
 import { Redactor } from '../../http/redact.ts';
 import { displayPath, PROJECT_ROOT, userDirectory } from '../../paths.ts';
@@ -155,7 +156,6 @@ async function main(): Promise<number> {
   }
   const notRun = !embedded && !config.secondToken ? needSecond : [];
   // What every client of the runner shares: the extra headers and the trusted CA.
-  const shared = { ...(config.headers ? { headers: config.headers } : {}), ...(ca === undefined ? {} : { ca }) };
   const started = new Date();
   const reportDir = resolve(directory, config.reportDir);
   try {
@@ -185,7 +185,7 @@ async function main(): Promise<number> {
 
   const marker = newMarker();
   const deadline = started.getTime() + config.maxRunTimeMs;
-  const client = new HttpClient({ ...config, ...shared, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline });
+  const client = new HttpClient(clientOptions(config, { baseUrl: target.baseUrl, secrets, deadline, ca }));
   // The run's ownership journal: the inventory, every create and delete as it happens (ledger.ts).
   // In the report directory, so it outlives a killed run for `npm run cleanup`.
   const journalFile = join(reportDir, journalName(marker));
@@ -238,7 +238,7 @@ async function main(): Promise<number> {
     // an interruption a create still in flight may land after the first walk: sweep twice.
     // Its own client and budget: the tests' client may have given up on the target (or spent the
     // run's time), and the ids the run knows must still be tried.
-    const cleaner = new HttpClient({ ...config, ...shared, baseUrl: target.baseUrl, secrets, maxRateLimitWaitTotalMs: config.maxRateLimitWaitMs, deadline: Date.now() + cleanupBudgetMs(config.timeoutMs) });
+    const cleaner = new HttpClient(clientOptions(config, { baseUrl: target.baseUrl, secrets, deadline: Date.now() + cleanupBudgetMs(config.timeoutMs), ca }));
     let cleanup;
     try {
       // A token the workers renewed replaces the one the run started with.

@@ -454,7 +454,7 @@ describe('HttpClient: rate-limit wait budget', () => {
 
   it('once the budget is spent, the request fails at once and no further request is sent', async () => {
     const srv = await serve((_req, res) => res.writeHead(429).end());
-    const c = client(srv.url, { maxRetries: 5, maxRateLimitWaitTotalMs: SMALL_BUDGET_MS });
+    const c = client(srv.url, { maxRetries: 5, maxRateLimitWaitMs: SMALL_BUDGET_MS });
     const error = await rejectionOf(c.request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toMatch(
@@ -473,7 +473,7 @@ describe('HttpClient: rate-limit wait budget', () => {
 
   it('a Retry-After longer than what is left of the budget fails at once instead of waiting', async () => {
     const srv = await serve((_req, res) => res.writeHead(429, { 'retry-after': '1' }).end());
-    const c = client(srv.url, { maxRateLimitWaitTotalMs: 300 });
+    const c = client(srv.url, { maxRateLimitWaitMs: 300 });
     const started = performance.now();
     const error = await rejectionOf(c.request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
@@ -493,7 +493,7 @@ describe('HttpClient: rate-limit wait budget', () => {
       else res.writeHead(200).end('{}');
     });
     // 2.5 s: enough for the pauses' union (about 1 s), far short of their sum (4 s).
-    const c = client(srv.url, { maxRateLimitWaitTotalMs: 2_500 });
+    const c = client(srv.url, { maxRateLimitWaitMs: 2_500 });
     const answers = await Promise.all([1, 2, 3, 4].map(() => c.request('GET', '/widgets')));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(c.stats.refused).toBe(4);
@@ -503,7 +503,7 @@ describe('HttpClient: rate-limit wait budget', () => {
 
   it('a 503 with Retry-After is paid from the same budget', async () => {
     const srv = await serve((_req, res) => res.writeHead(503, { 'retry-after': '2' }).end());
-    const error = await rejectionOf(client(srv.url, { maxRateLimitWaitTotalMs: 300 }).request('GET', '/widgets'));
+    const error = await rejectionOf(client(srv.url, { maxRateLimitWaitMs: 300 }).request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toContain('answered 503, asking for a wait of 2000 ms');
   });
