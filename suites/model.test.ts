@@ -15,7 +15,7 @@ import { describeString, plainOrdinaryName as ordinaryName } from '../src/harnes
 import { createdWidget, describeDifferences, differingFields, type Json } from '../src/harness/checks.ts';
 import { dependsOn, prerequisite, requireDistinctId, requireFaithfulRetrieve, requireSameWidget, unfaithfulRetrieveFields, widgetOf } from '../src/harness/prerequisites.ts';
 import { checkProperty } from '../src/harness/property.ts';
-import { expectRefusal } from '../src/harness/refusal.ts';
+import { expectRefusal } from '../src/harness/property-refusals.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
 import { settleOrDescribe } from '../src/harness/settle.ts';

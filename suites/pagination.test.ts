@@ -50,7 +50,7 @@ interface Fixture {
 let fixture: Promise<Fixture> | undefined;
 
 /** The set of widgets every walk of this file looks for; created once, by whichever test asks first. */
-function theSet(t: RuleContext): Promise<Fixture> {
+function sharedWidgetSet(t: RuleContext): Promise<Fixture> {
   fixture ??= (async () => {
     // Created in three waves, so that in any order some volatile widgets sit on each side of the set.
     const wave = async (n: number): Promise<string[]> => {
@@ -105,7 +105,7 @@ afterAll(() => void (accountWalks = undefined));
 
 /** The walks at every limit, made together in one quiet window and compared (see walk-account.ts). */
 async function walksOf(t: RuleContext): Promise<{ walks: AccountWalks; set: Fixture }> {
-  const set = await theSet(t);
+  const set = await sharedWidgetSet(t);
   accountWalks ??= t.quietly(() => walkAccount(t.api, { limits: LIMITS, maxPages: set.maxPages }));
   return { walks: await accountWalks, set };
 }
@@ -378,7 +378,7 @@ class StabilityWrites {
   }
 
   /** After page `page`, before the next one. */
-  async between(page: number): Promise<void> {
+  async afterPage(page: number): Promise<void> {
     if (page % 2 === 1 && this.creates < CREATES_DURING_WALK) {
       this.creates += 1;
       const made = await this.t.api.create({ name: this.t.name() });
@@ -406,7 +406,7 @@ class StabilityWrites {
 
 // Alone, after the walks above: its writes between pages must not disturb their walks.
 rule('PAGE-7', 'widgets that exist for a whole walk appear in it exactly once while others are created and deleted between pages', async (t) => {
-  const set = await theSet(t);
+  const set = await sharedWidgetSet(t);
   // Without writes, the walk at this limit must already be exactly-once: otherwise a gap here is PAGE-3's, not PAGE-7's.
   // An account too large to walk whole at the small limit is walked at the larger one: still many page boundaries, a tenth of the cost.
   const small = await walkAt(t, STABILITY_LIMIT);
@@ -425,7 +425,7 @@ rule('PAGE-7', 'widgets that exist for a whole walk appear in it exactly once wh
     limit: stabilityLimit,
     maxPages: set.maxPages + 2 * VOLATILE_EACH_SIDE + CREATES_DURING_WALK,
     onPage: (ids, page) => writes.shown(ids, page),
-    between: (page) => writes.between(page),
+    afterPage: (page) => writes.afterPage(page),
   });
   const judged = [...new Set([...before.widgets.keys(), ...set.ids])].filter((id) => !writes.deleted.has(id));
   const twice = judged.filter((id) => walk.duplicates.has(id));

@@ -16,7 +16,7 @@ import { requireFaithfulRetrieve, requireSameWidget, widgetOf } from '../src/har
 import { UnprovenDeleteError } from '../src/harness/api.ts';
 import { carriesTag } from '../src/harness/marker.ts';
 import { checkProperty } from '../src/harness/property.ts';
-import { expectRefusal } from '../src/harness/refusal.ts';
+import { expectRefusal } from '../src/harness/property-refusals.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { findInWalk, requireComplete } from '../src/harness/snapshots.ts';

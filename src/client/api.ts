@@ -44,7 +44,7 @@ export interface CreateOptions {
 export interface ApiHooks {
   /** Throws to refuse a create before it is sent (once the run is cancelled, nothing new may be created). */
   readonly beforeCreate?: () => void;
-  /** Runs each create and delete (see QuietGate: walks that must see everything wait for them). */
+  /** Runs each create and delete (see WalkGate: walks that must see everything wait for them). */
   readonly write?: <T>(send: () => Promise<T>) => Promise<T>;
   /**
    * Told once the target refuses the account's own token after accepting it (the run ends with

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { WidgetApi } from './api.ts';
 import type { ApiResponse } from '../http/client.ts';
-import { relieve } from '../http/memory-valve.ts';
+import { collectGarbageIfLarge } from '../http/memory-valve.ts';
 import { ExchangeBudget, KEPT_FIRST_PAGES } from './walk-exchanges.ts';
 import { compactResponse, PageAnswer, storedCursor, type PageResponse, type ReducedAnswer } from './walk-page.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -45,7 +45,7 @@ export interface WalkOptions {
   /** Called with the ids of each page as it arrives. */
   readonly onPage?: (ids: readonly string[], pageNumber: number) => void;
   /** Called after each page that has a next one, before it is fetched (PAGE-7 writes here). */
-  readonly between?: (pageIndex: number) => Promise<void>;
+  readonly afterPage?: (pageIndex: number) => Promise<void>;
 }
 
 /** One page of a walk, as kept. */
@@ -103,7 +103,7 @@ export function notAPage(res: ApiResponse): string | undefined {
 }
 
 /** Pages between two chances for the memory valve: a walk of a large account makes garbage fast. */
-const RELIEVE_EVERY_PAGES = 1000;
+const COLLECT_GARBAGE_EVERY_PAGES = 1000;
 
 /** Cursors longer than this are remembered by a digest: a walk compares every cursor with all before it. */
 const CURSOR_KEY_CHARS = 64;
@@ -168,7 +168,7 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
     const leaving = budget.expire(number);
     if (leaving !== undefined) answers[leaving - 1]?.drop();
     options.onPage?.(ids, number);
-    if (number % RELIEVE_EVERY_PAGES === 0) relieve();
+    if (number % COLLECT_GARBAGE_EVERY_PAGES === 0) collectGarbageIfLarge();
     if (problem) return finish({ kind: 'not-a-page', reason: problem }, next);
     if (!hasMore) return finish({ kind: 'complete' }, next);
 
@@ -180,7 +180,7 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
     if (stalls >= maxStalls) return finish({ kind: 'no-progress', stalls }, next);
     if (options.stopAfter !== undefined && number >= options.stopAfter && number < options.maxPages) return finish({ kind: 'stopped', after: number }, next);
     if (number >= options.maxPages) return finish({ kind: 'page-budget' }, next);
-    await options.between?.(number);
+    await options.afterPage?.(number);
     cursor = next;
   }
 }

@@ -12,12 +12,12 @@ import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
 import { Journal, readJournal } from '../client/ledger.ts';
 import { deleteAllHeld } from '../client/sweep.ts';
-import { markTokenRejected, recordToken } from './handoff.ts';
+import { markTokenRejected, recordToken } from './worker-to-runner.ts';
 import { commandRunner } from './renewal.ts';
 import { TokenSource } from '../client/token-source.ts';
 import { carriesMarker } from './marker.ts';
 import { settings, type SuiteSettings } from './settings.ts';
-import { QuietGate } from './quiet.ts';
+import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
 
@@ -30,8 +30,8 @@ export interface RunContext {
   readonly second?: WidgetApi;
   /** Shared full walks of each account (see snapshots.ts). */
   readonly snapshots: Snapshots;
-  /** Keeps the suite's own writes out of walks that must see every widget (see quiet.ts). */
-  readonly gate: QuietGate;
+  /** Keeps the suite's own writes out of walks that must see every widget (see walk-gate.ts). */
+  readonly gate: WalkGate;
   /** Every id a create claimed, with the server's proof that it is the suite's own (see ownership.ts). */
   readonly ownership: Ownership;
   /** What every answer showed of the choices the spec leaves open (report/profile-facts.ts): recorded, never judged. */
@@ -39,11 +39,11 @@ export interface RunContext {
 }
 
 const KEY = Symbol.for('widget-conformance.run-context');
-type Holder = { [KEY]?: RunContext };
+type GlobalSlot = { [KEY]?: RunContext };
 
 /** The run context of this worker, made on first use. Kept on globalThis so every test file in the worker shares it. */
 export function runContext(): RunContext {
-  const holder = globalThis as Holder;
+  const holder = globalThis as GlobalSlot;
   const existing = holder[KEY];
   if (existing) return existing;
   const s = settings();
@@ -61,7 +61,7 @@ export function runContext(): RunContext {
   const beforeCreate = (): void => {
     if (isCancelled(s.statsDir)) throw new SuiteError('the run was interrupted: no more widgets are created', 'ERR_CANCELLED');
   };
-  const gate = new QuietGate();
+  const gate = new WalkGate();
   // The run has no verdict from here on (exit 2): the worker's requests stop at once, each test
   // ending with a TokenRejectedError that the report counts as not run, never as a failure.
   const onTokenRejected = (message: string): void => {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
-import { takeBodyDefect } from './refusal.ts';
+import { takeBodyDefect } from './property-refusals.ts';
 import type { RuleContext } from './rule.ts';
 
 /** The seed of one property, derived from the run seed and the property's key. */

@@ -6,15 +6,15 @@
 export type CommandRunner = (command: string, label: string) => Promise<string>;
 
 const KEY = Symbol.for('widget-conformance.token-command-runner');
-type Holder = { [KEY]?: CommandRunner };
+type GlobalSlot = { [KEY]?: CommandRunner };
 
 export function registerCommandRunner(run: CommandRunner): void {
-  (globalThis as Holder)[KEY] = run;
+  (globalThis as GlobalSlot)[KEY] = run;
 }
 
 /** The registered runner; outside a suite run (no setup file) there is none, and renewing fails. */
 export function commandRunner(): CommandRunner {
-  const run = (globalThis as Holder)[KEY];
+  const run = (globalThis as GlobalSlot)[KEY];
   if (!run) throw new Error('no token command runner registered: run the suite with `npm test`');
   return run;
 }

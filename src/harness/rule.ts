@@ -43,7 +43,7 @@ export interface RuleContext {
   skip(reason: string): Promise<never>;
   /** A complete walk of the account's list begun after `since` (a performance.now() reading), shared with other tests. */
   listAfter(api: WidgetApi, since: number): Promise<WalkResult>;
-  /** Runs a walk while none of the suite's own writes is in flight (see quiet.ts). */
+  /** Runs a walk while none of the suite's own writes is in flight (see walk-gate.ts). */
   quietly<T>(walk: () => Promise<T>): Promise<T>;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach } from 'vitest';
 import { consoleSafe } from '../report/console.ts';
 import { deleteCreated, runContext } from './context.ts';
-import { heldFile, profileFile, statsFile } from './handoff.ts';
+import { heldFile, profileFile, statsFile } from './worker-to-runner.ts';
 import { registerCommandRunner } from './renewal.ts';
 import { runTokenCommand } from '../client/token-command.ts';
 

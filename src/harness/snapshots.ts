@@ -8,7 +8,7 @@ import type { WidgetApi } from '../client/api.ts';
 import { InconclusiveError } from '../errors.ts';
 
 import { describeEnd, walkAll, walkBudget, type WalkResult } from '../client/walk.ts';
-import type { QuietGate } from './quiet.ts';
+import type { WalkGate } from './walk-gate.ts';
 
 interface Walk {
   readonly startedAt: number;
@@ -25,7 +25,7 @@ export class Snapshots {
 
   constructor(
     private readonly maxWidgets: number,
-    private readonly gate: QuietGate,
+    private readonly gate: WalkGate,
   ) {}
 
   /** A complete walk of the account begun after `since` (a performance.now() reading). */
@@ -68,7 +68,7 @@ export class Snapshots {
  * page is walked again inside a quiet window. Most accounts under test fit in one page: the
  * other tests keep writing meanwhile, and the request slots stay busy.
  */
-async function walkOnce(api: WidgetApi, maxWidgets: number, gate: QuietGate): Promise<WalkResult> {
+async function walkOnce(api: WidgetApi, maxWidgets: number, gate: WalkGate): Promise<WalkResult> {
   const single = await walkAll(api, 1);
   if (single.end.kind === 'complete') return single;
   return gate.quiet(() => walkAll(api, walkBudget(maxWidgets)));

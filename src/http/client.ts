@@ -16,7 +16,7 @@ import { Limiter } from './limiter.ts';
 import { Pacer } from './pacer.ts';
 import { readRateHint } from './rate-headers.ts';
 import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
-import { relieve } from './memory-valve.ts';
+import { collectGarbageIfLarge } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
 import { secretHeaderSet } from './header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
@@ -462,7 +462,7 @@ export class HttpClient {
     };
     if (raw.bytes.length <= LARGE_BODY_BYTES && raw.headers['content-encoding'] === undefined) return digest();
     return this.largeBodies.run(async () => {
-      relieve();
+      collectGarbageIfLarge();
       return digest();
     });
   }

@@ -10,7 +10,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Resident set size above which relieve() runs a full collection. */
+/** Resident set size above which collectGarbageIfLarge() runs a full collection. */
 export const COLLECT_ABOVE_RSS_BYTES = 256 * 1024 * 1024;
 
 let collect: (() => void) | undefined | null;
@@ -28,7 +28,7 @@ function collector(): (() => void) | null {
 }
 
 /** Collects garbage now when memory is high (before a large body is read, or every so many pages of a walk). */
-export function relieve(): void {
+export function collectGarbageIfLarge(): void {
   if (process.memoryUsage.rss() <= COLLECT_ABOVE_RSS_BYTES) return;
   collector()?.();
 }

@@ -14,7 +14,7 @@ import { readCaFile } from '../shared/ca-file.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../config.ts';
 import { isSuiteError, RejectedTokenError, SetupProblemError } from '../../errors.ts';
 import { recordFirstContact } from '../../harness/first-contact.ts';
-import { readHeld, renewedTokens, tokenRejected } from '../../harness/handoff.ts';
+import { readHeld, renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
 import { withCommandTokens } from '../shared/token-commands.ts';
 import { carriesMarker, newMarker } from '../../harness/marker.ts';
 import type { SuiteSettings } from '../../harness/settings.ts';

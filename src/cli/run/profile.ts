@@ -1,5 +1,5 @@
 /** The runner's side of the interoperability profile: the workers' tallies, merged and summed up. */
-import { readProfiles } from '../../harness/handoff.ts';
+import { readProfiles } from '../../harness/worker-to-runner.ts';
 import { buildProfile, type ProfileReport } from '../../report/profile.ts';
 import { ProfileTally, type TallyData } from '../../report/profile-facts.ts';
 

@@ -4,7 +4,7 @@
  * bury the one line the runner prints about it (the reports still hold each test's message).
  */
 import { DefaultReporter } from 'vitest/node';
-import { tokenRejected } from '../../harness/handoff.ts';
+import { tokenRejected } from '../../harness/worker-to-runner.ts';
 
 export class SetupAwareReporter extends DefaultReporter {
   constructor(private readonly statsDir: string) {

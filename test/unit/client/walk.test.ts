@@ -234,7 +234,7 @@ describe('walkPages', () => {
     const calls: Array<[number, number]> = [];
     const walk: WalkResult = await walkPages(api, {
       maxPages: 10,
-      between: async (pageIndex) => {
+      afterPage: async (pageIndex) => {
         calls.push([pageIndex, requests.length]);
       },
     });
@@ -249,7 +249,7 @@ describe('walkPages', () => {
   it('does not call between when the walk stops at the page budget', async () => {
     const { api } = await scripted((n) => ({ body: { data: [widget(`w${n}`)], has_more: true, next_cursor: `c${n}` } }));
     const calls: number[] = [];
-    const walk = await walkPages(api, { maxPages: 2, between: async (i) => void calls.push(i) });
+    const walk = await walkPages(api, { maxPages: 2, afterPage: async (i) => void calls.push(i) });
     expect(walk.end.kind).toBe('page-budget');
     expect(calls).toEqual([1]);
   });

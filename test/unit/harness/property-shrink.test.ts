@@ -11,7 +11,7 @@ import { checkProperty, compactPath, failureShape, type ShrinkBudget } from '../
 import type { RuleContext } from '../../../src/harness/rule.ts';
 import { Redactor } from '../../../src/http/redact.ts';
 import { ruleById } from '../../../src/rules.ts';
-import { expectRefusal } from '../../../src/harness/refusal.ts';
+import { expectRefusal } from '../../../src/harness/property-refusals.ts';
 
 const RUNS = 40;
 const SEEDS = [1, 42, -7];

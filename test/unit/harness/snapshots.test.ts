@@ -3,7 +3,7 @@
  * serves every caller it can, and a caller it cannot serve gets the next one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QuietGate } from '../../../src/harness/quiet.ts';
+import { WalkGate } from '../../../src/harness/walk-gate.ts';
 import { Snapshots } from '../../../src/harness/snapshots.ts';
 import { RateLimitError } from '../../../src/errors.ts';
 import { startHeldList, type HeldList } from '../support/held-list.ts';
@@ -16,7 +16,7 @@ let snapshots: Snapshots;
 
 beforeEach(async () => {
   server = await startHeldList();
-  snapshots = new Snapshots(MAX_WIDGETS, new QuietGate());
+  snapshots = new Snapshots(MAX_WIDGETS, new WalkGate());
 });
 
 afterEach(async () => {

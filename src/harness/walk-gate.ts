@@ -8,7 +8,7 @@
  * Writes share the gate; a walk waits for the writes in flight, holds new ones back while it
  * runs, and several walks may run together.
  */
-export class QuietGate {
+export class WalkGate {
   private writes = 0;
   private walks = 0;
   /** Walks waiting for writes to drain: new writes wait behind them, so walks are not starved. */

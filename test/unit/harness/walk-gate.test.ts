@@ -1,9 +1,9 @@
 /**
- * QuietGate: the walks that must see every widget run only while none of the suite's own
+ * WalkGate: the walks that must see every widget run only while none of the suite's own
  * writes is in flight, without starving either side.
  */
 import { describe, expect, it } from 'vitest';
-import { QuietGate } from '../../../src/harness/quiet.ts';
+import { WalkGate } from '../../../src/harness/walk-gate.ts';
 import { deferred, settled, type Deferred } from '../support/deferred.ts';
 
 /** A write or walk held open until the test ends it, and a promise of its start. */
@@ -26,9 +26,9 @@ function hold(run: (fn: () => Promise<string>) => Promise<string>): Held {
   return { started: start.promise, done, finish, hasStarted: () => began };
 }
 
-describe('QuietGate', () => {
+describe('WalkGate', () => {
   it('a walk waits for writes in flight', async () => {
-    const gate = new QuietGate();
+    const gate = new WalkGate();
     const write = hold((fn) => gate.write(fn));
     await write.started;
     const walk = hold((fn) => gate.quiet(fn));
@@ -40,7 +40,7 @@ describe('QuietGate', () => {
   });
 
   it('a write waits while a walk runs', async () => {
-    const gate = new QuietGate();
+    const gate = new WalkGate();
     const walk = hold((fn) => gate.quiet(fn));
     await walk.started;
     const write = hold((fn) => gate.write(fn));
@@ -52,7 +52,7 @@ describe('QuietGate', () => {
   });
 
   it('a write asked for while a walk waits on earlier writes goes after that walk, so walks are not starved', async () => {
-    const gate = new QuietGate();
+    const gate = new WalkGate();
     const order: string[] = [];
     const first = hold((fn) => gate.write(fn));
     await first.started;
@@ -72,7 +72,7 @@ describe('QuietGate', () => {
   });
 
   it('several walks run together', async () => {
-    const gate = new QuietGate();
+    const gate = new WalkGate();
     const first = hold((fn) => gate.quiet(fn));
     await first.started;
     const second = hold((fn) => gate.quiet(fn));
@@ -84,7 +84,7 @@ describe('QuietGate', () => {
   });
 
   it('several writes run together', async () => {
-    const gate = new QuietGate();
+    const gate = new WalkGate();
     const first = hold((fn) => gate.write(fn));
     await first.started;
     const second = hold((fn) => gate.write(fn));
@@ -95,7 +95,7 @@ describe('QuietGate', () => {
   });
 
   it('a write that throws passes its error on and lets the waiting walk run', async () => {
-    const gate = new QuietGate();
+    const gate = new WalkGate();
     const write = hold((fn) => gate.write(fn));
     await write.started;
     const walk = hold((fn) => gate.quiet(fn));
@@ -106,7 +106,7 @@ describe('QuietGate', () => {
   });
 
   it('a walk that throws passes its error on and lets the waiting write run', async () => {
-    const gate = new QuietGate();
+    const gate = new WalkGate();
     const walk = hold((fn) => gate.quiet(fn));
     await walk.started;
     const write = hold((fn) => gate.write(fn));
