@@ -358,14 +358,14 @@ export const RULES: readonly Rule[] = [
     statement: 'An invalid limit or cursor is rejected with an Error object, never a 5xx.',
     basis: '§4.1: "limit integer — Maximum number of widgets to return. cursor string — Pagination cursor returned by a previous response."',
     openapi: [`${LIST}/parameters`],
-    requires: [...CREATES, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
   },
   {
     id: 'PAGE-9', level: 'SHOULD', section: '§2, §4.1',
     statement: 'When has_more is false, the page carries no next_cursor (absent, or empty): there is no following page to fetch.',
     basis: '§2 Widget page: "next_cursor string no — Cursor to pass as the cursor query parameter to fetch the following page." The spec does not say it must be absent on the last page (RULES leaves how it is left out to the server), hence SHOULD.',
     openapi: [PAGE],
-    requires: [...CREATES, ...ERRORS, ...WALKS],
+    requires: [...CREATES, ...IDS, ...ERRORS, ...WALKS],
   },
   // Properties (fast-check)
   {

@@ -10,7 +10,7 @@
  * deletes what it created (shrinking included); the runner's sweep catches any leftover.
  */
 import fc from 'fast-check';
-import { COERCIBLE, describeString, hardDescription, hardString, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
+import { COERCIBLE, describeString, hardDescription, hardString, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
 import { createdWidget, sameDescription } from '../src/harness/checks.ts';
 import { requireFaithfulRetrieve, requireSameWidget, widgetOf } from '../src/harness/prerequisites.ts';
 import { UnprovenDeleteError } from '../src/harness/api.ts';
@@ -163,6 +163,12 @@ const ORDINARY_EXAMPLES: Ordinary[][] = [
   ],
 ];
 
+/** The server's own words for a refusal (an Error object's message), as `: "…"`, or nothing. */
+function errorMessage(res: ApiResponse): string {
+  const message = (res.json as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' && message !== '' ? `: "${message.slice(0, 200)}"` : '';
+}
+
 rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of 0 to 64 printable ASCII characters, no space at the ends', async (t) => {
   const ordinary = fc.record({ name: ordinaryName, description: ordinaryDescription });
   await checkProperty<[Ordinary[]]>(t, 'ordinary', [fc.array(ordinary, PER_RUN)], async (values) => {
@@ -181,8 +187,9 @@ rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of
     try {
       for (const [i, res] of responses.entries()) {
         t.check(res.status >= 200 && res.status < 300, () => ({
-          expected: `a 2xx for a create of ordinary input: name ${describeString(bodies[i]!.name)}, description ${describeString(bodies[i]!.description)}`,
-          received: `${res.status}`,
+          // Says how long the refused values were and what the suite assumes, as every PROP-2 failure does (checks.ts).
+          expected: `a 2xx for a create of ordinary input: a name of ${bodies[i]!.name.length} printable ASCII characters (${describeString(bodies[i]!.name)}), a description of ${(bodies[i]!.description ?? '').length} (${describeString(bodies[i]!.description)}); the suite assumes every server accepts names of 1 to ${ORDINARY_NAME_MAX} and descriptions of 0 to ${ORDINARY_DESCRIPTION_MAX} printable ASCII characters (no space at the ends)`,
+          received: `${res.status}${errorMessage(res)}`,
           exchanges: [res.exchange],
         }));
       }

@@ -126,7 +126,7 @@ export class WidgetApi {
     if (query.limit !== undefined) q.limit = String(query.limit);
     if (query.cursor !== undefined) q.cursor = query.cursor;
     const prefixOverCap = query.keepPrefix === true;
-    const situation = credentialSituation(auth) ?? listSituation(q.limit, q.cursor, this.issued);
+    const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? listSituation(q.limit, q.cursor, this.issued);
     const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token), prefixOverCap }));
     this.observe('list', situation, res, { ...(q.limit === undefined ? {} : { limit: q.limit }), ...(q.cursor === undefined ? {} : { paged: true }) });
     const next = (res.json as { next_cursor?: unknown } | undefined)?.next_cursor;
@@ -167,7 +167,7 @@ export class WidgetApi {
       key ??= this.ownership.sent(this.account, tagOf(body));
       return this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) }));
     });
-    this.observe('create', credentialSituation(opts.auth) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
+    this.observe('create', credentialSituation(opts.auth, this.bearer.slice('Bearer '.length)) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
       const before = this.ownership.get(this.account, id);
@@ -185,7 +185,7 @@ export class WidgetApi {
   /** GET /widgets/{id} (§4.3); with the account's own token, the answer is a sighting of the id. */
   async retrieve(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'GET');
-    const situation = credentialSituation(auth) ?? idSituation(this.ownership, this.account, id);
+    const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
     const res = await this.authed(auth, `GET ${path}`, (token) => this.http.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }));
     this.observe('retrieve', situation, res);
     if (!auth) {
@@ -202,7 +202,7 @@ export class WidgetApi {
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
     await this.proveDeletable(id);
-    const situation = credentialSituation(auth) ?? idSituation(this.ownership, this.account, id);
+    const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
     const res = await this.authed(auth, `DELETE ${path}`, (token) =>
       this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF })),
     );

@@ -6,18 +6,25 @@
 import type { Ownership } from './ownership.ts';
 
 /** The credential condition of a request with an overridden Authorization, or undefined for the account's own token. */
-export function credentialSituation(auth: { readonly authorization: string | null; readonly query?: Readonly<Record<string, string>> } | undefined): string | undefined {
+export function credentialSituation(auth: { readonly authorization: string | null; readonly query?: Readonly<Record<string, string>> } | undefined, token?: string): string | undefined {
   if (!auth) return undefined;
   if (auth.query && Object.keys(auth.query).length > 0) return 'token-in-query';
-  return auth.authorization === null ? 'no-credential' : 'bad-credential';
+  if (auth.authorization === null) return 'no-credential';
+  // The account's own token in another legal spelling (the scheme's case, more spaces: AUTH-6).
+  if (token !== undefined && /^bearer +/i.test(auth.authorization) && auth.authorization.replace(/^bearer +/i, '') === token) return 'credential-spelling';
+  return 'bad-credential';
 }
 
-/** A list: the default page, a limit, limit=0, an invalid limit, or a cursor. */
+/** A list: the default page, a limit, limit=0, a limit spelled unusually, an invalid limit, or a cursor. */
 export function listSituation(limit: string | undefined, cursor: string | undefined, issued: ReadonlySet<string>): string {
   if (cursor !== undefined) return issued.has(cursor) ? 'ok' : 'unknown-cursor';
   if (limit === undefined) return 'ok';
   if (limit === '0') return 'limit-0';
-  return /^[1-9]\d{0,15}$/.test(limit) ? 'ok' : 'invalid-limit';
+  if (/^[1-9]\d{0,15}$/.test(limit)) return 'ok';
+  // Spellings an integer parser may read as a number (a leading zero or plus, an exponent, hex, a
+  // space, no digits, other scripts' digits, more digits than fit): either answer is the
+  // server's choice, so they are not filed with the limits no reading can accept ('1x', '-1').
+  return /^[+ ]?\d+$|^\d+e\d+$|^0x[0-9a-f]+$|^NaN$|^$|^\p{Nd}+$/iu.test(limit) ? 'limit-spelling' : 'invalid-limit';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -13,7 +13,8 @@ const DIFFERS = '◆';
 const LEGEND = `${DIFFERS} differs from the majority of the runs that observed the choice`;
 
 function mdCell(c: ProfileCell): string {
-  const value = codeSpan(c.value, 160, true);
+  // The server's value in an inert code span; the suite's own "not observed" as plain words.
+  const value = c.value === 'not observed' ? c.value : codeSpan(c.value, 160, true);
   return c.differs ? `**${DIFFERS} ${value}** (differs)` : value;
 }
 

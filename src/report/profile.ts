@@ -45,8 +45,8 @@ export interface ProfileReport {
 type Summary = (values: ReadonlyArray<readonly [string, number]>) => string;
 
 const OPS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
-  ['list', 'list', ['ok', 'limit-refused', 'limit-0', 'invalid-limit', 'unknown-cursor', 'no-credential', 'bad-credential', 'token-in-query']],
-  ['create', 'create', ['valid', 'malformed', 'byte-order-mark', 'empty-name', 'unknown-field', 'no-content-type', 'other-content-type', 'no-credential', 'bad-credential', 'token-in-query']],
+  ['list', 'list', ['ok', 'limit-refused', 'limit-0', 'limit-spelling', 'invalid-limit', 'unknown-cursor', 'no-credential', 'bad-credential', 'credential-spelling', 'token-in-query']],
+  ['create', 'create', ['valid', 'malformed', 'byte-order-mark', 'empty-name', 'unknown-field', 'no-content-type', 'other-content-type', 'no-credential', 'bad-credential', 'credential-spelling', 'token-in-query']],
   ['retrieve', 'retrieve', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
   ['delete', 'delete', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
 ];
@@ -56,12 +56,14 @@ const SITUATION_LABELS: Record<string, string> = {
   valid: 'valid body',
   existing: 'own widget',
   'limit-0': 'limit=0',
+  'limit-spelling': 'a limit spelled unusually (01, +1, 1e3, 0x10, a space, …)',
   'invalid-limit': 'invalid limit',
   'unknown-cursor': 'a cursor not issued to the account',
   'limit-refused': 'a positive limit refused (above the maximum)',
   'foreign-id': 'an id in a format the server never issues',
   'no-credential': 'no credential',
   'bad-credential': 'bad credential',
+  'credential-spelling': 'the valid token in another legal spelling (bearer, two spaces)',
   'token-in-query': 'token in the query only',
   malformed: 'malformed body',
   'byte-order-mark': 'JSON after a byte-order mark',

@@ -43,6 +43,9 @@ describe('the condition a request tests', () => {
     expect(listSituation('10', undefined, new Set())).toBe('ok');
     expect(listSituation('0', undefined, new Set())).toBe('limit-0');
     expect(listSituation('1.5', undefined, new Set())).toBe('invalid-limit');
+    expect(listSituation('1x', undefined, new Set())).toBe('invalid-limit');
+    // Spellings a parser may read as a number: the server's choice, filed apart.
+    for (const spelling of ['01', '+1', '1e3', '0x10', ' 1', 'NaN', '', '\uff11', '9'.repeat(400)]) expect(listSituation(spelling, undefined, new Set()), spelling).toBe('limit-spelling');
     expect(listSituation('2', 'c1', new Set(['c1']))).toBe('ok');
     expect(listSituation(undefined, 'forged', new Set(['c1']))).toBe('unknown-cursor');
   });
