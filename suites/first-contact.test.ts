@@ -10,7 +10,7 @@ import { explainedBy } from '../src/harness/failure.ts';
 import { readFirstContact, type FirstContact } from '../src/harness/first-contact.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { pageEnvelope } from '../src/schema.ts';
-import { InconclusiveError } from '../src/errors.ts';
+import { InconclusiveError } from '../src/harness/api.ts';
 
 /** The recorded answers; an error (never a pass) when the runner recorded none. */
 function contacts(t: RuleContext): FirstContact[] {

@@ -4,7 +4,7 @@
  * generated value is either accepted and comes back exactly, code unit for code unit,
  * through create, retrieve and the list, or refused with an Error object and nothing
  * created. Ordinary values (short printable ASCII) must be accepted. Whether a refusal's body
- * is an Error object is FMT-2's to judge (see harness/refusal.ts): PROP-1 checks the 4xx.
+ * is an Error object is FMT-2's to judge (see harness/property-refusals.ts): PROP-1 checks the 4xx.
  *
  * Every widget carries the run marker in the field that is not generated, and each run
  * deletes what it created (shrinking included); the runner's sweep catches any leftover.
