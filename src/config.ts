@@ -269,6 +269,8 @@ export const SUBCOMMANDS = [
   { name: 'verify', args: 'DIR', does: 'checks that a report bundle is whole and unaltered' },
 ] as const;
 
+const SUBCOMMAND_WIDTH = Math.max(...SUBCOMMANDS.map(({ name, args }) => `widget-conformance ${name} ${args}`.length));
+
 /** One row per option, as --help and the generated options table in docs/options.md show it. */
 export interface OptionRow {
   readonly usage: string;
@@ -292,7 +294,7 @@ export function helpText(): string {
 
   return [
     'Usage: widget-conformance [options]           (in a checkout of the suite: npm test -- [options])',
-    ...SUBCOMMANDS.map(({ name, args, does }) => `       ${`widget-conformance ${name} ${args}`.padEnd(38)} ${does}`),
+    ...SUBCOMMANDS.map(({ name, args, does }) => `       ${`widget-conformance ${name} ${args}`.padEnd(SUBCOMMAND_WIDTH)}  ${does}`),
     '       (each subcommand takes --help; in a checkout of the suite: npm run <subcommand> -- …)',
     '',
     'Checks a Widget Service deployment against the conformance rules.',
