@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { familyOf, RULES } from '../../src/rules.ts';
 import { ALL_FAULTS, FAULTS_BY_FAMILY } from '../servers/faults/index.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
 const SUITES = join(ROOT, 'suites');
 
 const CATALOGUE_IDS = new Set(RULES.map((r) => r.id));
