@@ -24,6 +24,9 @@
  * For each it prints wall time, requests (conformance.json), requests refused (429/503, from
  * conformance.json), the mean number of requests in flight at the server, and the suite
  * process's peak resident set size (all its threads; tools/bin/record-peak-rss.mjs writes it at exit).
+ * During the 0 ms run and the 30-widget run the server logs every request, and the plain sequential
+ * checker (tools/sequential.ts) replays them one after another against a fresh server: the suite
+ * must take at most 2.2 times as long on loopback (npm start-up added) and 0.6 times at latency.
  * For the slow run it checks the bound
  *     wall time ≤ start-up + 2 × requests × latency / concurrency
  * for the rate-limited runs the pacing target above, and for the memory runs peak RSS ≤ 400 MiB;
@@ -34,7 +37,7 @@
  * bench sets the target, the tokens and the report directory itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_RESPONSE_BYTES } from '../src/http/client.ts';
@@ -44,6 +47,7 @@ import { PaddedService } from './padded.ts';
 import { prefilledStore } from '../src/reference/prefill.ts';
 import { RateLimitedHandler } from '../src/reference/rate-limited.ts';
 import { slowHandler, type ServerStats } from './bench-server.ts';
+import { recordingHandler, type LoggedRequest } from './request-log.ts';
 import { startServer, type RunningServer } from '../src/reference/server.ts';
 import { DEFAULT_TOKENS, ReferenceService } from '../src/reference/service.ts';
 import { ConfigError } from '../src/errors.ts';
@@ -69,6 +73,12 @@ const GATEWAY = { rate: 40, burst: 10, retryAfterSeconds: 1 } as const;
 const PACE_SLACK = 1.5;
 const PACE_FIXED_S = 5;
 const REFUSED_SHARE = 0.1;
+/**
+ * The time-to-verdict targets (issue 22): a full run at most this many times as long as the plain
+ * sequential checker making the same requests, at --latency over 30 widgets and on loopback.
+ */
+const LATENCY_RATIO = 0.6;
+const LOOPBACK_RATIO = 2.2;
 
 
 interface BenchArgs {
@@ -152,18 +162,21 @@ interface ReportJson {
 
 /** What a run is served by: the reference service (or a variant), optionally behind a gateway's rate limit. */
 interface Served {
-  readonly service?: ReferenceService;
+  /** A fresh service (the plain sequential checker replays against one of its own); default the reference. */
+  readonly service?: () => ReferenceService;
   readonly rateLimit?: { readonly headers: boolean };
+  /** Logs every request of the run here, for the plain sequential checker. */
+  readonly record?: LoggedRequest[];
 }
 
 /** Serves `service` with `latencyMs` of added latency and runs the suite against it once. */
 async function measure(label: string, latencyMs: number, args: readonly string[], served: Served = {}): Promise<Measured> {
-  const service = served.service ?? new ReferenceService();
+  const service = served.service?.() ?? new ReferenceService();
   const tokens = Object.entries(service.tokens);
   const first = tokens[0]!;
   const second = tokens.find(([, account]) => account !== first[1])!;
   const stats: ServerStats = { requests: 0, peakInFlight: 0, busyMs: 0 };
-  const slow = slowHandler(service, latencyMs, stats);
+  const slow = served.record ? recordingHandler(slowHandler(service, latencyMs, stats), served.record) : slowHandler(service, latencyMs, stats);
   // The gateway counts in front of the latency: a refused request is answered at once, as a gateway does.
   const handler = served.rateLimit ? new RateLimitedHandler(slow, { ...GATEWAY, headers: served.rateLimit.headers }) : slow;
   const server: RunningServer = await startServer(handler);
@@ -314,14 +327,20 @@ async function speedRuns(args: BenchArgs, scope: string, run: Run): Promise<bool
   const { latencyMs, concurrency, suiteArgs } = args;
   const withoutOnly = takeFlag(suiteArgs, '--only').rest;
   const startup = await run('start-up (--only FMT-1)', 0, [...withoutOnly, '--only', 'FMT-1']);
-  const fast = await run(`${scope}, 0 ms`, 0, suiteArgs);
+  const loopbackLog: LoggedRequest[] = [];
+  const fast = await run(`${scope}, 0 ms`, 0, suiteArgs, { record: loopbackLog });
   const slow = await run(`${scope}, ${latencyMs} ms`, latencyMs, suiteArgs);
   const account = Object.values(DEFAULT_TOKENS)[0]!;
-  await run(`${scope}, ${latencyMs} ms, ${PRE_EXISTING_WIDGETS} widgets`, latencyMs, suiteArgs, { service: new ReferenceService({ store: prefilledStore(account, PRE_EXISTING_WIDGETS) }) });
+  const staging = (): ReferenceService => new ReferenceService({ store: prefilledStore(account, PRE_EXISTING_WIDGETS) });
+  const stagingLog: LoggedRequest[] = [];
+  const target = await run(`${scope}, ${latencyMs} ms, ${PRE_EXISTING_WIDGETS} widgets`, latencyMs, suiteArgs, { service: staging, record: stagingLog });
+  let ratios = true;
+  if (fast && !interrupted) ratios = (await ratioTarget(fast, 0, loopbackLog, () => new ReferenceService(), LOOPBACK_RATIO, await npmStartSeconds())) && ratios;
+  if (target && !interrupted) ratios = (await ratioTarget(target, latencyMs, stagingLog, staging, LATENCY_RATIO, 0)) && ratios;
   await run(`${scope}, ${FAR_LATENCY_MS} ms`, FAR_LATENCY_MS, suiteArgs);
   const limited = await run(`${scope}, ${GATEWAY.rate}/s limit, 429 only`, 0, suiteArgs, { rateLimit: { headers: false } });
   const stated = await run(`${scope}, ${GATEWAY.rate}/s limit, RateLimit fields`, 0, suiteArgs, { rateLimit: { headers: true } });
-  const paced = [limited, stated].filter((m): m is Measured => m !== undefined).map(paceTarget).every(Boolean);
+  const paced = [limited, stated].filter((m): m is Measured => m !== undefined).map(paceTarget).every(Boolean) && ratios;
   if (!startup || !fast || !slow || slow.requests === undefined) return paced;
   const ideal = (slow.requests * latencyMs) / concurrency / 1000;
   const bound = startup.seconds + 2 * ideal;
@@ -341,6 +360,78 @@ async function speedRuns(args: BenchArgs, scope: string, run: Run): Promise<bool
   return within && paced;
 }
 
+/**
+ * Times the plain sequential checker (tools/sequential.ts) replaying `log`, the requests of run
+ * `m`, against a fresh server like the one `m` ran against, and prints the suite's ratio to it
+ * against `bound`; false when it is over. `npmSeconds` is added to the suite's side: the target
+ * for loopback counts `npm test`'s own start-up, which the bench's direct run leaves out.
+ */
+async function ratioTarget(m: Measured, latencyMs: number, log: readonly LoggedRequest[], service: () => ReferenceService, bound: number, npmSeconds: number): Promise<boolean> {
+  const stats: ServerStats = { requests: 0, peakInFlight: 0, busyMs: 0 };
+  const server = await startServer(slowHandler(service(), latencyMs, stats));
+  const dir = mkdtempSync(join(tmpdir(), 'widget-sequential-'));
+  try {
+    const logFile = join(dir, 'requests.json');
+    writeFileSync(logFile, JSON.stringify(log));
+    const started = performance.now();
+    const { exitCode, output } = await runChild([join(PROJECT_ROOT, 'tools/bin/sequential.mjs'), server.url, logFile], dir, {});
+    const seconds = (performance.now() - started) / 1000;
+    const replayed = parseReplay(output);
+    if (exitCode !== 0 || !replayed) {
+      process.stdout.write(`\nSequential checker (${m.label}): exit ${exitCode}; its output ends:\n${output.split('\n').slice(-20).join('\n')}\n`);
+      return false;
+    }
+    const suite = m.seconds + npmSeconds;
+    const ratio = suite / seconds;
+    const ok = ratio <= bound;
+    const npm = npmSeconds ? ` + npm start-up ${npmSeconds.toFixed(2)} s` : '';
+    process.stdout.write(
+      `\nTime to verdict (${m.label}): suite ${m.seconds.toFixed(2)} s${npm} = ${suite.toFixed(2)} s; plain sequential checker ` +
+        `${seconds.toFixed(2)} s for the same ${log.length} requests one after another (process start included; ` +
+        `${replayed.sameStatus} answered with the recorded status); ` +
+        `ratio ${ratio.toFixed(2)} <= ${bound}: ${ok ? 'MET' : 'NOT MET'}\n`,
+    );
+    return ok;
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function parseReplay(output: string): { sameStatus: number } | undefined {
+  try {
+    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '') as { sameStatus?: unknown };
+    return typeof result.sameStatus === 'number' ? { sameStatus: result.sameStatus } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `npm test` adds to a run's start: `npm run --silent test -- --help` less the same without npm (the median of three each). */
+async function npmStartSeconds(): Promise<number> {
+  const median = async (command: string, args: readonly string[]): Promise<number> => {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await runCommand(command, args, PROJECT_ROOT);
+      times.push((performance.now() - started) / 1000);
+    }
+    return times.sort((a, b) => a - b)[1]!;
+  };
+  const viaNpm = await median(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'test', '--', '--help']);
+  const direct = await median(process.execPath, [join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), '--help']);
+  return Math.max(viaNpm - direct, 0);
+}
+
+/** Runs `command` to its end, output discarded. */
+function runCommand(command: string, args: readonly string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+}
+
 /** Prints the pacing target for a run behind the gateway; false when it is missed. */
 function paceTarget(m: Measured): boolean {
   if (m.requests === undefined) return false;
@@ -358,9 +449,9 @@ function paceTarget(m: Measured): boolean {
 async function memoryRuns(args: BenchArgs, scope: string, run: Run): Promise<boolean> {
   const account = Object.values(DEFAULT_TOKENS)[0]!;
   const measured = [
-    await run(`${scope}, padded pages`, 0, args.suiteArgs, { service: new PaddedService('page', PADDED_PAGE_BYTES) }),
-    await run(`${scope}, padded widgets`, 0, args.suiteArgs, { service: new PaddedService('items', PADDED_PAGE_BYTES) }),
-    await run(`${scope}, ${PREFILLED_WIDGETS} widgets`, 0, args.suiteArgs, { service: new ReferenceService({ store: prefilledStore(account, PREFILLED_WIDGETS) }) }),
+    await run(`${scope}, padded pages`, 0, args.suiteArgs, { service: () => new PaddedService('page', PADDED_PAGE_BYTES) }),
+    await run(`${scope}, padded widgets`, 0, args.suiteArgs, { service: () => new PaddedService('items', PADDED_PAGE_BYTES) }),
+    await run(`${scope}, ${PREFILLED_WIDGETS} widgets`, 0, args.suiteArgs, { service: () => new ReferenceService({ store: prefilledStore(account, PREFILLED_WIDGETS) }) }),
   ].filter((m): m is Measured => m !== undefined);
   process.stdout.write(`\nPeak RSS bound: ${PEAK_RSS_BOUND_BYTES / MIB} MiB (pages padded to ${(PADDED_PAGE_BYTES / MIB).toFixed(2)} MiB; an account of ${PREFILLED_WIDGETS} widgets)\n`);
   let ok = true;

@@ -27,6 +27,11 @@ export const STATED_RATE_MARGIN = 0.95;
 export const MIN_RATE = 0.5;
 /** How far back the rate actually sent is measured. */
 const MEASURE_WINDOW_MS = 1_000;
+/**
+ * The least unpaused time a measured rate rests on. Just after a pause the window holds few
+ * sends and little sending time: a rate read from them would be noise, so the rate in force stands.
+ */
+const MIN_MEASURED_SPAN_MS = 250;
 
 export interface PacerOptions {
   /** --max-rate: requests per second, both accounts together; undefined for no cap of the user's. */
@@ -57,6 +62,8 @@ export class Pacer {
   private firstSendAt: number | undefined;
   /** Send times of the last MEASURE_WINDOW_MS, oldest first. */
   private readonly recent: number[] = [];
+  /** Pauses ([start, end)) that reach into the last MEASURE_WINDOW_MS: time in which nothing could be sent. */
+  private readonly pauses: Array<[number, number]> = [];
   /** Wall-clock time covered by pauses so far (their union). */
   blockedMs = 0;
   /** Answers 429 (or 503 asking for a wait): requests the server refused. */
@@ -123,6 +130,7 @@ export class Pacer {
     const added = Math.max(0, end - Math.max(now, this.pausedUntil));
     if (this.blockedMs + added > budgetMs) return { refused: true, left: Math.max(0, budgetMs - this.blockedMs) };
     this.blockedMs += added;
+    if (added > 0) this.pauses.push([Math.max(now, this.pausedUntil), end]);
     this.pausedUntil = Math.max(this.pausedUntil, end);
     return undefined;
   }
@@ -135,7 +143,9 @@ export class Pacer {
     const now = this.now();
     if (now - this.lastDecreaseAt < DECREASE_INTERVAL_MS) return;
     this.lastDecreaseAt = now;
-    const sent = Math.min(this.rate, this.measured(now));
+    const measured = this.measured(now);
+    // Too little unpaused sending to measure: the rate in force is what was refused.
+    const sent = measured === undefined ? this.rate : Math.min(this.rate, measured);
     this.refusedAt = sent;
     this.rate = Math.max(MIN_RATE, sent * DECREASE_FACTOR);
   }
@@ -155,11 +165,20 @@ export class Pacer {
     }
   }
 
-  /** Requests per second actually sent over the last window (over the time since the first send, early on). */
-  private measured(now: number): number {
+  /**
+   * Requests per second actually sent over the last window (over the time since the first send,
+   * early on), counting only the time no pause held every request: a refusal that arrives just
+   * after a Retry-After must not read the pause as a slow rate (that once cut a 40/s limit's pace
+   * to 15/s for the rest of the run). Undefined when too little unpaused time is left to tell.
+   */
+  private measured(now: number): number | undefined {
     this.trim(now);
-    const span = Math.min(MEASURE_WINDOW_MS, now - (this.firstSendAt ?? now));
-    return this.recent.length / Math.max(span, 50) * 1000;
+    const from = Math.max(now - MEASURE_WINDOW_MS, this.firstSendAt ?? now);
+    const paused = this.pauses.reduce((sum, [start, end]) => sum + Math.max(0, Math.min(end, now) - Math.max(start, from)), 0);
+    const span = now - from - paused;
+    // Unpaced there is no rate in force to fall back on: the first refusal reads what it has.
+    if (span < MIN_MEASURED_SPAN_MS && Number.isFinite(this.rate)) return undefined;
+    return (this.recent.length / Math.max(span, 50)) * 1000;
   }
 
   private noteSend(now: number): void {
@@ -170,5 +189,6 @@ export class Pacer {
 
   private trim(now: number): void {
     while (this.recent.length > 0 && this.recent[0]! < now - MEASURE_WINDOW_MS) this.recent.shift();
+    while (this.pauses.length > 0 && this.pauses[0]![1] < now - MEASURE_WINDOW_MS) this.pauses.shift();
   }
 }

@@ -60,6 +60,34 @@ describe('Pacer: the shared token bucket', () => {
     expect(pacer.refused).toBe(2);
   });
 
+  it('a 429 just after a Retry-After pause reads the rate sent while not paused, not the pause as a slow rate', async () => {
+    const { pacer, clock } = clocked();
+    // One second at 100/s, refused: paced at 70/s, and everyone waits out a Retry-After of 1 s.
+    for (let i = 0; i < 100; i++) {
+      await pacer.acquire();
+      clock.now += 10;
+    }
+    pacer.onRefused(1000);
+    expect(pacer.pause(1000, 60_000)).toBeUndefined();
+    // After the pause (and past the decrease interval), 40 requests at the paced rate, then refused again.
+    for (let i = 0; i < 40; i++) await pacer.acquire();
+    pacer.onRefused(1000);
+    // Over the last second, 40 sends took about 0.56 s of unpaused time: about 70/s, cut to about 49/s.
+    // Read over the whole second, pause included, it would have been 40/s, cut to 28/s.
+    expect(pacer.currentRate).toBeCloseTo(70 * DECREASE_FACTOR, 0);
+    expect(pacer.currentRate).toBeGreaterThan(40);
+  });
+
+  it('a 429 with too little unpaused sending since a pause keeps the rate in force as the rate refused', async () => {
+    const { pacer, clock } = clocked({ maxRate: 50 });
+    for (let i = 0; i < 60; i++) await pacer.acquire();
+    expect(pacer.pause(2000, 60_000)).toBeUndefined();
+    await pacer.acquire();
+    clock.now += 100;
+    pacer.onRefused(1000);
+    expect(pacer.currentRate).toBeCloseTo(50 * DECREASE_FACTOR, 6);
+  });
+
   it('a 429 with Retry-After: 0 is counted but does not slow the run: the server sheds load, it names no rate', async () => {
     const { pacer } = clocked();
     await pacer.acquire();
