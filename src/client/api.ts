@@ -172,7 +172,7 @@ export class WidgetApi {
     if (id !== undefined) {
       const before = this.ownership.get(this.account, id);
       if (before) this.repeats.set(res, before.deleted ? 'reused' : 'collided');
-      this.ownership.claim(this.account, id, key);
+      this.ownership.claim(this.account, id, key).answeredUnmarked = !this.ownership.isOurs(res.json);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);
     } else if (!is2xx(res.status) && key !== undefined) {
@@ -256,6 +256,7 @@ export class WidgetApi {
       preExisting: this.ownership.preExisting(this.account, id),
       contradiction: this.ownership.contradiction(this.account, id),
       retrieve: await this.shows(id),
+      createdUnmarked: this.ownership.get(this.account, id)?.answeredUnmarked === true,
       absentHereProvenElsewhere: false,
       ...(this.ownership.sweepCandidates ? { sweep: { listedOnlyMarked: this.ownership.sweepCandidates.get(this.account)?.has(id) ?? false } } : {}),
     };

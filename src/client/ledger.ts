@@ -184,6 +184,8 @@ export interface DeleteFacts {
   readonly contradiction: string | undefined;
   /** What a retrieve showed at the id in this account. */
   readonly retrieve: RetrieveShows;
+  /** The create that answered the id already showed the widget without the run marker. */
+  readonly createdUnmarked?: boolean;
   /**
    * For a delete checking that another account's widget cannot be deleted (the id absent in this
    * account, or shown here with the marker by a server that ignores accounts on retrieve): the id
@@ -230,7 +232,9 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
     case 'marked':
       return { send: true };
     case 'unmarked':
-      return { send: false, reason: 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, not deleted', broken: 'CRUD-4' };
+      // Unmarked since its create answered: the name or description sent never came back (CRUD-1);
+      // marked then and unmarked now: the retrieve changes the widget (CRUD-4).
+      return { send: false, reason: `${f.createdUnmarked ? 'the create answered, and a retrieve shows,' : 'a retrieve shows'} a widget without the run marker at this id: not proven the suite's own, not deleted`, broken: f.createdUnmarked ? 'CRUD-1' : 'CRUD-4' };
     case 'absent':
       return { send: false, reason: 'a retrieve finds nothing at this id: nothing to delete' };
     case 'unknown':

@@ -34,6 +34,11 @@ export interface Claim {
   collided?: boolean;
   /** A retrieve or list entry showed the id with the marker (since the last create or delete of it). */
   seenMarked?: boolean;
+  /**
+   * The create's own answer already lacked the run marker (the name or description sent did not
+   * come back): a retrieve without it then shows CRUD-1's fault, not a retrieve that changes the widget.
+   */
+  answeredUnmarked?: boolean;
   /** A retrieve or list entry showed the id without the marker (since the last create or delete of it). */
   seenUnmarked?: boolean;
 }

@@ -66,6 +66,11 @@ describe('the delete rule', () => {
     expect(verdict).toMatchObject({ send: false, broken: 'CRUD-4' });
   });
 
+  it('CRUD-1 a retrieve without the marker at an id whose create answered without it too names CRUD-1: the name sent never came back', () => {
+    const verdict = deleteVerdict({ journalled: true, preExisting: false, contradiction: undefined, retrieve: 'unmarked', createdUnmarked: true, absentHereProvenElsewhere: false });
+    expect(verdict).toMatchObject({ send: false, broken: 'CRUD-1' });
+  });
+
   it('CRUD-1 a marker seen only in a list, with no create answering the id, is not proof', () => {
     const verdict = deleteVerdict({ journalled: false, preExisting: false, contradiction: undefined, retrieve: 'marked', absentHereProvenElsewhere: false });
     expect(verdict.send).toBe(false);

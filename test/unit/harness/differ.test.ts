@@ -31,3 +31,18 @@ describe('pageEnvelope', () => {
     expect(pageEnvelope({ data: 'x', has_more: false })).toEqual({ data: 'x', has_more: false });
   });
 });
+
+describe('fields that are not strings (FMT-3 judges their type; other rules compare them by value)', () => {
+  const deep = (): unknown => JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+
+  it('two answers holding the same non-string value do not differ, however deep', () => {
+    expect(differingFields({ ...CREATED, name: deep() }, { ...CREATED, name: deep() })).toEqual([]);
+    expect(differingFields({ ...CREATED, name: { a: [1, { b: null }] } }, { ...CREATED, name: { a: [1, { b: null }] } })).toEqual([]);
+  });
+
+  it('different non-string values differ', () => {
+    expect(differingFields({ ...CREATED, name: [1] }, { ...CREATED, name: [2] })).toEqual(['name']);
+    expect(differingFields({ ...CREATED, description: { a: 1 } }, { ...CREATED, description: { a: 1, b: 2 } })).toEqual(['description']);
+    expect(differingFields({ ...CREATED, name: [] }, { ...CREATED, name: {} })).toEqual(['name']);
+  });
+});
