@@ -206,6 +206,7 @@ function learnRenewedTokens(redactor: Redactor, statsDir: string): void {
   redactor.add(renewedTokens(statsDir).map(({ token }) => token));
 }
 
+/** What the workers are handed: the configuration with the run's target, marker, deadline and folders in place of what was given. */
 function settingsFor(run: Run): SuiteSettings {
   const { baseUrl: _given, token: _token, secondToken: _second, help: _help, list: _list, ...rest } = run.config;
   return {
@@ -263,6 +264,7 @@ function findingsOf(run: Run, tested: RunOutcomes, swept: { outcome: CleanupOutc
   return { outcomes, cleanup, stats, exitCode, rejected, judgedNothing };
 }
 
+/** The run report (report/build.ts) of a finished run. */
 function reportOf(run: Run, findings: Findings): RunReport {
   const { config, target, options } = run;
   return buildReport(
