@@ -6,21 +6,25 @@
  * sent once more, and every exchange recorded (redacted).
  * Long because these bounds interact (a retry holds its slot and its deadline, a server's pause
  * holds back every request, the budget and the give-up rule end the same way): one class
- * keeps them in one place. Body decoding and parsing live in decode.ts and parse.ts.
+ * keeps them in one place. One exchange on one connection, its body read up to the cap, is
+ * transport.ts; a transport failure in words, transport-errors.ts; the bytes made an answer
+ * (decoded, parsed, recorded), answer.ts.
  */
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
-import { decodeBody } from './decode.ts';
+import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from './answer.ts';
 import { recordBody, type Exchange } from './exchange.ts';
 import { Limiter } from './limiter.ts';
 import { Pacer } from './pacer.ts';
 import { readRateHint } from './rate-headers.ts';
-import { decodeUtf8, parseJsonBody, parseRetryAfter } from './parse.ts';
+import { parseRetryAfter } from './parse.ts';
 import { collectGarbageIfLarge } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
 import { secretHeaderSet } from './header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
 import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
+import { describeTransportError } from './transport-errors.ts';
+import { isConnectionLost, NoResponse, OverCap, sendOnce, type RawResponse } from './transport.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -68,9 +72,6 @@ export const KEEP_ALIVE_HINT_MARGIN_MS = 2_000;
 
 /** Methods sent a second time when the connection was lost before any answer: repeating them cannot repeat an effect. */
 const REPEATABLE_METHODS: ReadonlySet<string> = new Set(['GET']);
-
-/** Error codes of a connection the server reset or closed (as opposed to refused, timed out or too large). */
-const CONNECTION_LOST_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /**
  * Bodies larger than this are decoded and parsed one at a time. Each costs several times its
@@ -136,43 +137,14 @@ export interface RequestOptions {
   readonly prefixOverCap?: boolean;
 }
 
-/** A complete HTTP answer, with the raw body for checks and the redacted exchange for messages. */
-export interface ApiResponse {
-  readonly status: number;
-  /** Lower-case header names; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly text: string;
-  /** The parsed body when it is valid UTF-8 JSON; undefined otherwise (see jsonError). */
-  readonly json: unknown;
-  /** Why the body is not JSON, when it is not. */
-  readonly jsonError?: string;
-  /** Set when the body was larger than the cap and only its first maxResponseBytes were read (RequestOptions.prefixOverCap). */
-  readonly truncated?: true;
-  readonly exchange: Exchange;
-}
-
-/** What undici answered, before decoding. */
-interface RawResponse {
-  readonly status: number;
+/** A request on its way out, as once() hands it from step to step. */
+interface Outbound {
+  readonly method: string;
+  readonly url: string;
+  /** The URL as messages and recordings show it (redacted). */
+  readonly shownUrl: string;
   readonly headers: Record<string, string>;
-  readonly bytes: Buffer;
-  /** The body went on past the cap; `bytes` is its prefix. */
-  readonly truncated: boolean;
-}
-
-/** Thrown (after the headers) for a body over the cap when no prefix was asked for; described like undici's own. */
-class OverCap extends Error {
-  readonly code = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
-}
-
-/** A transport failure before the response headers arrived: the server may not have seen the request. */
-class NoResponse extends Error {
-  constructor(
-    readonly error: unknown,
-    readonly note?: string,
-  ) {
-    super('no response');
-  }
+  readonly opts: RequestOptions;
 }
 
 /** Why requests are no longer sent, and the error class they fail with. */
@@ -226,7 +198,7 @@ export class HttpClient {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connect: { timeout: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
-      // No maxResponseSize: send() reads at most the cap itself, so that an over-cap list answer keeps its prefix.
+      // No maxResponseSize: sendOnce() (transport.ts) reads at most the cap itself, so that an over-cap list answer keeps its prefix.
     };
     this.agent = new Agent({
       ...limits,
@@ -394,11 +366,24 @@ export class HttpClient {
     return new TransportError(`${method} ${shownUrl}: ${reason} after ${elapsedMs} ms`);
   }
 
+  /** One attempt: refused when the run cannot send it, else sent within its time box and read into an answer. */
   private async once(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
     const shownUrl = this.redactor.url(url, this.options.baseUrl);
     const refused = this.refusal(method, shownUrl);
     if (refused) throw refused;
-    const headers = mergeHeaders(
+    const out: Outbound = { method, url, shownUrl, headers: this.requestHeaders(opts), opts };
+    const request = this.recordedRequest(out);
+    const startedAt = new Date().toISOString();
+    this.counts.requests += 1;
+    const started = performance.now();
+    const elapsed = (): number => Math.round(performance.now() - started);
+    const raw = await this.sendInTime(out, elapsed);
+    return this.answerOf(raw, out, { request, startedAt, elapsed, redactor: this.redactor, maxResponseBytes: this.maxResponseBytes });
+  }
+
+  /** The client's own headers, then --header, then the request's: of two with the same name the later wins. */
+  private requestHeaders(opts: RequestOptions): Record<string, string> {
+    return mergeHeaders(
       {
         accept: 'application/json',
         // The suite reads bodies as they are; compressed ones are still decoded (decode.ts) when a server ignores this.
@@ -408,79 +393,67 @@ export class HttpClient {
       this.options.headers,
       opts.headers,
     );
+  }
+
+  /** The request as recordings show it: headers and body redacted, whether the body is exact, the credential sent. */
+  private recordedRequest(out: Outbound): Exchange['request'] {
+    const { body } = out.opts;
     const redact = (text: string): string => this.redactor.text(text);
-    const requestBody = opts.body === undefined ? undefined : opts.body.toString();
+    const requestBody = body === undefined ? undefined : body.toString();
     const recordedBody = requestBody === undefined ? undefined : recordBody(redact, requestBody, Buffer.byteLength(requestBody), this.redactor.maxMatchLength);
     // Exact only when nothing was cut or hidden and the bytes were valid UTF-8 (a Buffer of other bytes decodes with U+FFFD).
-    const bodyExact = recordedBody !== undefined && recordedBody === requestBody && (typeof opts.body === 'string' || Buffer.from(requestBody).equals(opts.body as Buffer));
-    const recordedRequest = {
-      method,
-      url: shownUrl,
-      headers: this.redactor.requestHeaders(headers),
+    const bodyExact = recordedBody !== undefined && recordedBody === requestBody && (typeof body === 'string' || Buffer.from(requestBody).equals(body as Buffer));
+    return {
+      method: out.method,
+      url: out.shownUrl,
+      headers: this.redactor.requestHeaders(out.headers),
       ...(recordedBody === undefined ? {} : { body: recordedBody, bodyExact }),
-      ...(this.options.tokens ? { credential: this.sentCredential(url, headers) } : {}),
+      ...(this.options.tokens ? { credential: this.sentCredential(out.url, out.headers) } : {}),
     };
-    const startedAt = new Date().toISOString();
-    this.counts.requests += 1;
-    const started = performance.now();
-    const elapsed = (): number => Math.round(performance.now() - started);
+  }
+
+  /**
+   * The raw answer, within this request's time box (a GET whose connection was lost goes once
+   * more); a failure is a TransportError, counted towards giving the target up unless the body
+   * was over the cap.
+   */
+  private async sendInTime(out: Outbound, elapsed: () => number): Promise<RawResponse> {
     const box = this.timeBox();
     // One deadline for the whole exchange, a retry included: undici's own timeouts reset on
     // every chunk, so a server that drips a byte a second would otherwise never time out.
     const signal = AbortSignal.timeout(box.ms);
-    let raw: RawResponse;
+    const cap = { maxBytes: this.maxResponseBytes, prefixOverCap: out.opts.prefixOverCap === true };
     try {
-      raw = await this.sendRepeatable(method, (dispatcher) => this.send(dispatcher, url, { method, headers, body: opts.body, signal }, opts.prefixOverCap === true));
+      return await this.sendRepeatable(out.method, (dispatcher) => sendOnce(dispatcher, out.url, { method: out.method, headers: out.headers, body: out.opts.body, signal }, cap));
     } catch (error) {
+      const reason = describeTransportError(error, { byDeadline: box.byDeadline, timeoutMs: this.options.timeoutMs, maxResponseBytes: this.maxResponseBytes, redact: (text) => this.redactor.text(text) });
       // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
-      if (error instanceof OverCap) throw new TransportError(`${method} ${shownUrl}: ${this.describeTransportError(error, box.byDeadline)} after ${elapsed()} ms`);
-      throw this.transportFailure(method, shownUrl, this.describeTransportError(error, box.byDeadline), elapsed());
+      if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`);
+      throw this.transportFailure(out.method, out.shownUrl, reason, elapsed());
     }
-    const digest = (): ApiResponse => (raw.truncated ? this.prefixOnly(raw, recordedRequest, startedAt, elapsed()) : whole());
-    const whole = (): ApiResponse => {
-      const decoded = decodeBody(raw.bytes, raw.headers['content-encoding'], this.maxResponseBytes);
-      if (decoded.kind === 'too-large') {
-        throw this.transportFailure(method, shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${decoded.coding})`, elapsed());
-      }
-      this.failuresInARow = 0;
-      // An undecodable body is the server's fault, not the transport's: the JSON checks fail with the reason.
-      const bytes = decoded.kind === 'decoded' ? decoded.bytes : raw.bytes;
-      // One UTF-8 decoding serves the text, the JSON and the recording: a body may be 8 MiB, and each copy counts.
-      const utf8 = decodeUtf8(bytes);
-      const { json, jsonError } = decoded.kind === 'decoded' ? parseJsonBody(bytes, utf8) : { json: undefined, jsonError: decoded.reason };
-      const exchange: Exchange = {
-        request: recordedRequest,
-        response: {
-          status: raw.status,
-          headers: this.redactor.headers(raw.headers),
-          body: decoded.kind === 'decoded' ? recordBody(redact, utf8.text, bytes.length, this.redactor.maxMatchLength) : `(${raw.bytes.length} bytes not shown: ${decoded.reason})`,
-        },
-        durationMs: elapsed(),
-        startedAt,
-      };
-      return { status: raw.status, headers: raw.headers, text: utf8.text, json, ...(jsonError ? { jsonError } : {}), exchange };
-    };
-    if (raw.bytes.length <= LARGE_BODY_BYTES && raw.headers['content-encoding'] === undefined) return digest();
+  }
+
+  /** The answer from the raw bytes; large or encoded bodies are decoded and parsed one at a time (see LARGE_BODY_BYTES). */
+  private async answerOf(raw: RawResponse, out: Outbound, recording: Recording): Promise<ApiResponse> {
+    if (raw.bytes.length <= LARGE_BODY_BYTES && raw.headers['content-encoding'] === undefined) return this.digest(raw, out, recording);
     return this.largeBodies.run(async () => {
       collectGarbageIfLarge();
-      return digest();
+      return this.digest(raw, out, recording);
     });
   }
 
-  /** An answer cut at the cap: no JSON, the prefix as text for json-prefix.ts, and the reason. */
-  private prefixOnly(raw: RawResponse, request: Exchange['request'], startedAt: string, durationMs: number): ApiResponse {
+  /** The answer, whole or cut at the cap: an answer ends a run of transport failures; a body over the cap once decoded is one. */
+  private digest(raw: RawResponse, out: Outbound, recording: Recording): ApiResponse {
+    if (raw.truncated) {
+      this.failuresInARow = 0;
+      return prefixAnswer(raw, recording);
+    }
+    const answer = wholeAnswer(raw, recording);
+    if ('tooLargeAfter' in answer) {
+      throw this.transportFailure(out.method, out.shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${answer.tooLargeAfter})`, recording.elapsed());
+    }
     this.failuresInARow = 0;
-    const text = raw.bytes.toString('utf8');
-    const coded = raw.headers['content-encoding'] === undefined ? '' : ` (still encoded as ${raw.headers['content-encoding']})`;
-    const jsonError = `the body is larger than the cap of ${this.maxResponseBytes} bytes: only its first ${this.maxResponseBytes} bytes were read${coded}`;
-    const redact = (t: string): string => this.redactor.text(t);
-    const exchange: Exchange = {
-      request,
-      response: { status: raw.status, headers: this.redactor.headers(raw.headers), body: recordBody(redact, text, raw.bytes.length, this.redactor.maxMatchLength) },
-      durationMs,
-      startedAt,
-    };
-    return { status: raw.status, headers: raw.headers, text: coded === '' ? text : '', json: undefined, jsonError, truncated: true, exchange };
+    return answer;
   }
 
   /** The credentials of a request as token references, decided before anything is redacted. */
@@ -511,85 +484,11 @@ export class HttpClient {
     }
   }
 
-  /** One exchange on one dispatcher; failures before the headers arrive come as NoResponse. */
-  private async send(
-    dispatcher: Dispatcher,
-    url: string,
-    init: { method: string; headers: Record<string, string>; body: string | Buffer | undefined; signal: AbortSignal },
-    prefixOverCap: boolean,
-  ): Promise<RawResponse> {
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await undiciRequest(url, { ...init, method: init.method as Dispatcher.HttpMethod, dispatcher });
-    } catch (error) {
-      throw new NoResponse(error);
-    }
-    const { bytes, truncated } = await readCapped(res.body, this.maxResponseBytes);
-    if (truncated && !prefixOverCap) throw new OverCap('response body over the cap');
-    return { status: res.statusCode, headers: normaliseHeaders(res.headers), bytes, truncated };
-  }
-
-  private describeTransportError(thrown: unknown, byDeadline: boolean): string {
-    const note = thrown instanceof NoResponse && thrown.note ? ` (${thrown.note})` : '';
-    const error = thrown instanceof NoResponse ? thrown.error : thrown;
-    const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-    const code = e.code ?? e.cause?.code;
-    if (e.name === 'TimeoutError' && byDeadline) return "no complete response before the run's time budget ran out";
-    if (e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return `no complete response within --timeout ${this.options.timeoutMs} ms`;
-    }
-    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return `response body larger than ${this.maxResponseBytes} bytes`;
-    if (code === 'ECONNREFUSED') return 'connection refused';
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found (DNS)';
-    if (code !== undefined && CONNECTION_LOST_CODES.has(code)) return `connection reset or closed before a complete response${note}`;
-    // Node names certificate failures by OpenSSL's verify codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN, …).
-    if (code !== undefined && /^ERR_(TLS|SSL)|CERT|SIGNATURE|^EPROTO$/.test(code)) {
-      const untrusted = /CERT|SIGNATURE|ISSUER/.test(code) && !/ALTNAME|EXPIRED|NOT_YET_VALID|REVOKED/.test(code);
-      // OpenSSL's "wrong version number": the bytes that came back were not TLS at all, which is
-      // what an https:// URL aimed at a plain-HTTP server looks like.
-      const plain = /WRONG_VERSION_NUMBER/i.test(code) || /wrong version number/i.test(`${e.message ?? ''} ${e.cause?.message ?? ''}`);
-      const hint = untrusted
-        ? ': a certificate from a private CA is trusted with --ca-file or NODE_EXTRA_CA_CERTS'
-        : plain ? ': the server did not answer in TLS; does it speak plain HTTP (an http:// base URL)?' : '';
-      return `TLS failure (${code})${hint}`;
-    }
-    return this.redactor.text(`${code ?? e.name ?? 'error'}: ${e.message ?? String(error)}`);
-  }
-
   /** Closes the keep-alive connections. */
   async close(): Promise<void> {
     await Promise.all([this.agent.close(), this.freshAgent.close()]);
   }
 }
 
-/** Reads a body up to `max` bytes; past that it stops reading (the connection is dropped) and says so. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (chunk.length > max - size) {
-      chunks.push(chunk.subarray(0, max - size));
-      body.destroy();
-      return { bytes: Buffer.concat(chunks), truncated: true };
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { bytes: Buffer.concat(chunks), truncated: false };
-}
-
-function isConnectionLost(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } } | undefined;
-  const code = e?.code ?? e?.cause?.code;
-  return code !== undefined && CONNECTION_LOST_CODES.has(code);
-}
-
-function normaliseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
+export type { ApiResponse } from './answer.ts';
 export { decodeUtf8, parseJsonBody, parseRetryAfter, type DecodedBody } from './parse.ts';

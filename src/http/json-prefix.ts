@@ -15,74 +15,92 @@ export interface PrefixCount {
 
 /** Counts the complete elements of the top-level object's `data` array in a JSON prefix. */
 export function countPrefixItems(text: string): PrefixCount {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  /** Start of the string being read, when it may be a top-level member name. */
-  let keyStart = -1;
-  let lastKey: string | undefined;
-  /** Depth of the `data` array's elements while inside it; 0 otherwise. */
-  let dataDepth = 0;
-  let inElement = false;
-  let sawData = false;
-  let count = 0;
   // A top-level value that is not an object holds no `data` member.
   const first = text.search(/\S/);
   if (first === -1 || text[first] !== '{') return { completeItems: 0, sawData: false };
+  const scan = new PrefixScan(text);
+  for (let i = first; i < text.length; i += 1) scan.step(i);
+  return { completeItems: scan.count, sawData: scan.sawData };
+}
 
-  for (let i = first; i < text.length; i += 1) {
-    const c = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === '\\') escaped = true;
-      else if (c === '"') {
-        inString = false;
-        if (keyStart >= 0) lastKey = memberName(text.slice(keyStart, i + 1));
-        keyStart = -1;
-        if (dataDepth > 0 && depth === dataDepth && inElement) (count += 1), (inElement = false);
-      }
-      continue;
-    }
-    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
-    if (dataDepth > 0 && depth === dataDepth && c !== ',' && c !== ']') {
-      // The start of an element (or, for a scalar, a character of it).
-      inElement = true;
-    }
-    if (c === '"') {
-      inString = true;
-      // A string at depth 1 right after `{` or `,` is a member name of the top-level object.
-      if (depth === 1 && /[{,]/.test(previousSignificant(text, i))) keyStart = i;
-      continue;
-    }
-    if (c === '{' || c === '[') {
-      depth += 1;
-      if (c === '[' && depth === 2 && lastKey === 'data' && previousSignificant(text, i) === ':') {
-        dataDepth = depth;
-        sawData = true;
-        count = 0;
-        inElement = false;
-      }
-      continue;
-    }
-    if (c === '}' || c === ']') {
-      if (dataDepth > 0 && depth === dataDepth) {
-        // The array closes: a scalar element before it is complete.
-        if (inElement) count += 1;
-        inElement = false;
-        dataDepth = 0;
-      }
-      depth -= 1;
-      // An object or array element closed back at the array's depth is complete.
-      if (dataDepth > 0 && depth === dataDepth && inElement) (count += 1), (inElement = false);
-      continue;
-    }
-    if (c === ',' && dataDepth > 0 && depth === dataDepth && inElement) {
-      // A scalar element followed by a comma is complete.
-      count += 1;
-      inElement = false;
+/** The scan's state machine, fed one character at a time. */
+class PrefixScan {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** Start of the string being read, when it may be a top-level member name. */
+  private keyStart = -1;
+  private lastKey: string | undefined;
+  /** Depth of the `data` array's elements while inside it; 0 otherwise. */
+  private dataDepth = 0;
+  private inElement = false;
+  sawData = false;
+  count = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** Takes in the character at index i. */
+  step(i: number): void {
+    const c = this.text[i];
+    if (this.inString) return this.stringCharacter(c, i);
+    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') return;
+    // The start of an element (or, for a scalar, a character of it).
+    if (this.atElementDepth() && c !== ',' && c !== ']') this.inElement = true;
+    if (c === '"') return this.openString(i);
+    if (c === '{' || c === '[') return this.open(c, i);
+    if (c === '}' || c === ']') return this.close();
+    // A scalar element followed by a comma is complete.
+    if (c === ',' && this.atElementDepth() && this.inElement) this.completeElement();
+  }
+
+  /** Inside the `data` array, at the depth of its elements. */
+  private atElementDepth(): boolean {
+    return this.dataDepth > 0 && this.depth === this.dataDepth;
+  }
+
+  private completeElement(): void {
+    this.count += 1;
+    this.inElement = false;
+  }
+
+  private stringCharacter(c: string | undefined, i: number): void {
+    if (this.escaped) this.escaped = false;
+    else if (c === '\\') this.escaped = true;
+    else if (c === '"') {
+      this.inString = false;
+      if (this.keyStart >= 0) this.lastKey = memberName(this.text.slice(this.keyStart, i + 1));
+      this.keyStart = -1;
+      if (this.atElementDepth() && this.inElement) this.completeElement();
     }
   }
-  return { completeItems: count, sawData };
+
+  private openString(i: number): void {
+    this.inString = true;
+    // A string at depth 1 right after `{` or `,` is a member name of the top-level object.
+    if (this.depth === 1 && /[{,]/.test(previousSignificant(this.text, i))) this.keyStart = i;
+  }
+
+  private open(c: string, i: number): void {
+    this.depth += 1;
+    if (c === '[' && this.depth === 2 && this.lastKey === 'data' && previousSignificant(this.text, i) === ':') {
+      this.dataDepth = this.depth;
+      this.sawData = true;
+      this.count = 0;
+      this.inElement = false;
+    }
+  }
+
+  private close(): void {
+    if (this.atElementDepth()) {
+      // The array closes: a scalar element before it is complete.
+      if (this.inElement) this.count += 1;
+      this.inElement = false;
+      this.dataDepth = 0;
+    }
+    this.depth -= 1;
+    // An object or array element closed back at the array's depth is complete.
+    if (this.atElementDepth() && this.inElement) this.completeElement();
+  }
 }
 
 /** The last non-whitespace character before index i, or '' at the start. */

@@ -30,6 +30,12 @@ const OUTPUT_TAIL_CHARS = 4000;
  * setting npm 11 no longer knows. Anything else npm warns about fails the test.
  */
 const MACHINE_WARNINGS = [/Unknown (user|env|project|global) config/];
+/**
+ * The commands npm links into the project's node_modules/.bin besides the suite's own: those of
+ * vitest and the packages it brings, hoisted to the top (docs/installing.md names them and says
+ * why no package field keeps them out). A dependency upgrade that changes them changes that page.
+ */
+const HOISTED_COMMANDS = ['nanoid', 'rolldown', 'vite', 'vitest', 'why-is-node-running'];
 /** What would compile TypeScript at run time. */
 const COMPILERS = ['tsx', 'esbuild', 'typescript'];
 const ACCOUNT = Object.values(DEFAULT_TOKENS)[0]!;
@@ -133,6 +139,13 @@ describe('installed from the packed tarball into an empty project', () => {
     for (const compiler of COMPILERS) {
       expect(existsSync(join(project, 'node_modules', compiler)), `${compiler} installed with the package`).toBe(false);
     }
+  });
+
+  test('node_modules/.bin holds the suite\'s two commands and those of vitest and what it brings, as docs/installing.md says', () => {
+    const commands = readdirSync(join(project, 'node_modules', '.bin')).sort();
+    expect(commands).toEqual([...HOISTED_COMMANDS, 'widget-cleanup', 'widget-conformance'].sort());
+    const page = readFileSync(join(PROJECT_ROOT, 'docs', 'installing.md'), 'utf8');
+    for (const command of HOISTED_COMMANDS) expect(page, `docs/installing.md names ${command}`).toContain(`\`${command}\``);
   });
 
   test('npx widget-conformance --base-url … runs the whole suite, passes, writes its reports in the project\'s directory and leaves the account\'s widgets alone', async () => {

@@ -1,0 +1,49 @@
+/**
+ * The tests of a run: the suites once, then a second attempt at each rule that failed or warned
+ * (recheck.ts decides which, and what the second attempt may label). vitest itself is loaded
+ * only here, when the tests start: it is most of the start-up, and --help, --list or a usage
+ * error need none of it.
+ */
+import type { SuiteSettings } from '../../harness/settings.ts';
+import { tokenRejected } from '../../harness/worker-to-runner.ts';
+import { testNamePattern } from '../shared/selection.ts';
+import type { Interrupt } from './interrupt.ts';
+import { collectOutcomes, type RunOutcomes } from './outcomes.ts';
+import { rulesToRecheck, withSecondAttempt } from './recheck.ts';
+
+export interface TestRun {
+  readonly settings: SuiteSettings;
+  /** --only: the rules selected; every rule when absent. */
+  readonly only?: ReadonlySet<string>;
+  readonly interrupt: Interrupt;
+  /** The run's deadline (a Date.now() value): no second attempt starts past it. */
+  readonly deadline: number;
+  /** The run's stats folder, where a worker says a token was rejected. */
+  readonly statsDir: string;
+}
+
+/** The outcomes of the run's tests, with each rechecked rule's second attempt beside it. */
+export async function runTests(run: TestRun): Promise<RunOutcomes> {
+  const first = await attempt(run, run.only);
+  // A second attempt at each failed or warned rule, same seed and marker, to label the
+  // failures that do not come back (recheck.ts). Never after a signal, past the deadline, or
+  // once a token stopped working. Its widgets are the run's: the final cleanup covers them.
+  const recheck = rulesToRecheck(first);
+  if (recheck.size === 0 || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir)) return first;
+  process.stdout.write(`Second attempt (same seed) at ${[...recheck].join(', ')}: is each failure steady or intermittent?\n`);
+  const second = await attempt(run, recheck);
+  return run.interrupt.signal === undefined ? withSecondAttempt(first, second) : first;
+}
+
+/** One vitest run over the selected rules' tests (all when `only` is absent), closed once its outcomes are read. */
+async function attempt(run: TestRun, only: ReadonlySet<string> | undefined): Promise<RunOutcomes> {
+  const { runSuites } = await import('./run-vitest.ts');
+  const vitest = await runSuites({
+    settings: run.settings,
+    ...(only ? { testNamePattern: testNamePattern(only) } : {}),
+    onStart: (v) => run.interrupt.adopt(v),
+  });
+  const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), { ...(only ? { only } : {}), interruptedBy: run.interrupt.signal });
+  await vitest.close();
+  return outcomes;
+}
