@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { WidgetApi } from '../../client/api.ts';
+import { WidgetApi, type ApiHooks } from '../../client/api.ts';
 import { readBaseline } from './baseline.ts';
 import { readCaFile } from '../shared/ca-file.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../config.ts';
@@ -35,7 +35,7 @@ import { describeCleanup, finalCleanup } from './final-cleanup.ts';
 import { collectOutcomes, exitCodeOf } from './outcomes.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { probe } from './probe.ts';
-import { runProfile } from './profile.ts';
+import { RunnerProfile, runProfile } from './profile.ts';
 import { rulesToRecheck, withSecondAttempt } from './recheck.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
 import { sumStats, totalStats } from './stats.ts';
@@ -190,12 +190,13 @@ async function main(): Promise<number> {
   // In the report directory, so it outlives a killed run for `npm run cleanup`.
   const journalFile = join(reportDir, journalName(marker));
   const journal = new Journal(journalFile, (text) => redactor.text(text));
-  const accounts = runnerAccounts(client, target, marker, journal);
+  const runnerProfile = new RunnerProfile();
+  const accounts = runnerAccounts(client, target, marker, journal, runnerProfile.observe);
   try {
     try {
       for (const [i, api] of accounts.entries()) await probe(api, i === 0 ? (config.tokenCommand ? 'the token --token-command printed' : config.token ? '--token / WIDGET_TOKEN' : 'the reference server token') : config.secondTokenCommand ? 'the token --second-token-command printed' : '--second-token / WIDGET_SECOND_TOKEN');
       // Before any test writes: what each account answers while the run has created nothing in it.
-      await recordFirstContact(accounts, statsDir);
+      await runnerProfile.recording(statsDir, () => recordFirstContact(accounts, statsDir));
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       process.stderr.write(`widget-conformance: ${consoleSafe(redactor.text((error as Error).message))}\n`);
@@ -335,13 +336,14 @@ function journalName(marker: string): string {
   return `${JOURNAL_PREFIX}${marker}.jsonl`;
 }
 
-/** The runner's own view of the accounts: for the probe, the inventory and the final cleanup. */
-function runnerAccounts(client: HttpClient, target: Target, marker: string, journal: Journal): WidgetApi[] {
+/** The runner's own view of the accounts: for the probe, the first contact (its answers `observe`d for the profile), the inventory and the final cleanup. */
+function runnerAccounts(client: HttpClient, target: Target, marker: string, journal: Journal, observe?: ApiHooks['observe']): WidgetApi[] {
   const ownership = new Ownership((widget) => carriesMarker(widget, marker), journal);
   const peers = new Map<string, WidgetApi>();
+  const hooks: ApiHooks = observe ? { observe } : {};
   return [
-    new WidgetApi(client, target.token, 'primary', ownership, {}, peers),
-    ...(target.secondToken ? [new WidgetApi(client, target.secondToken, 'second', ownership, {}, peers)] : []),
+    new WidgetApi(client, target.token, 'primary', ownership, hooks, peers),
+    ...(target.secondToken ? [new WidgetApi(client, target.secondToken, 'second', ownership, hooks, peers)] : []),
   ];
 }
 
