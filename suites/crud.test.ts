@@ -2,8 +2,8 @@
  * Format, create, retrieve and delete (§1, §2, §4.2–§4.4, §7): rules FMT-1..3, CRUD-1..6
  * and DEL-1..3. Every widget is created by the test that uses it and carries the run marker.
  */
-import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
-import { foreignId, freshUnknownId } from '../src/harness/ids.ts';
+import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, refusalShapeEvidence, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
+import { caseSwapped, foreignId, freshUnknownId } from '../src/harness/ids.ts';
 import { prerequisite, requireDistinctId, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
@@ -51,8 +51,22 @@ for (const doc of DOCUMENTED_FAILURES) {
   });
 }
 
+/**
+ * A member the spec does not name, sent beside a valid name and description. Accepting it (kept
+ * or dropped) and refusing it are both the server's choice: the profile's create.unknown-field.
+ */
+const UNKNOWN_MEMBER = { x_unknown: 'a member the spec does not name' } as const;
+
 rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
-  const res = await t.api.create({ name: t.name(), description: 'schema check' });
+  // The create carries a member the spec does not name (the profile records what the server
+  // does with it, at no extra request when it is accepted). Accepted, its answer is the Widget
+  // judged here; refused, only the refusal's shape is judged (FMT-1, FMT-2), and a create
+  // without the member gives the Widget.
+  let res = await t.api.create({ name: t.name(), description: 'schema check', ...UNKNOWN_MEMBER });
+  if (!(res.status >= 200 && res.status < 300)) {
+    refusalShapeEvidence(t, res, 'a create with a member the spec does not name (refusing it is the server\'s choice)');
+    res = await t.api.create({ name: t.name(), description: 'schema check' });
+  }
   requireAccepted(t, res, 'a create with a valid name');
   expectSchema(t, 'widget', jsonBody(t, res, 'the created Widget'), res, 'the created Widget');
 });
@@ -62,6 +76,18 @@ rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
   const res = await t.api.retrieve(created.id);
   expect2xx(t, res, 'a retrieve of a widget just created');
   expectSchema(t, 'widget', jsonBody(t, res, 'the retrieved Widget'), res, 'the retrieved Widget');
+  // The same id with the case of its letters swapped, retrieved (never deleted): whether id
+  // lookups are case-sensitive is the server's choice (the profile's id.case-sensitive). The
+  // widget coming back (its id the same but for case) is a Widget, judged here; a 4xx, a
+  // documented failure, is an Error object (FMT-1, FMT-2). Any other answer is only recorded:
+  // whether the id exists there is the server's to say, so no rule can be told which it broke.
+  const swapped = caseSwapped(created.id);
+  if (swapped === undefined) return t.api.notSent({ op: 'retrieve', situation: 'case-swapped', reason: "the server's ids have no letters" });
+  const other = await t.api.retrieve(swapped);
+  const cameBack = other.status >= 200 && other.status < 300 && typeof (other.json as { id?: unknown } | undefined)?.id === 'string' && String((other.json as { id: string }).id).toLowerCase() === created.id.toLowerCase();
+  const what = 'the Widget retrieved at the id with the case of its letters swapped (a case-insensitive lookup)';
+  if (cameBack) expectSchema(t, 'widget', other.json, other, what);
+  else refusalShapeEvidence(t, other, "a retrieve of an own widget's id with the case of its letters swapped");
 });
 
 rule('FMT-3', 'every Widget in a page matches the Widget schema', async (t) => {
@@ -239,6 +265,19 @@ rule('DEL-3', 'delete of an own widget answers 200, 202 or 204', async (t) => {
   const res = await t.api.remove(widget.id);
   if (!(res.status >= 200 && res.status < 300)) requireDistinctId(t, t.api, widget.id);
   t.check([200, 202, 204].includes(res.status), () => ({ expected: 'status 200, 202 or 204', received: `${res.status}`, exchanges: [res.exchange] }));
+  // The same id deleted again (the profile's "second delete of the same id"): it names no widget
+  // now, so it is an unknown id, whose delete is not a 5xx (this rule's other half). A server may
+  // give a freed id to another widget, so the second DELETE goes out only under the delete rule's
+  // one exception for it (ledger.ts secondDeleteVerdict, docs/data-safety.md); otherwise nothing
+  // is sent and the profile says why.
+  const again = await t.api.removeAgain(widget.id);
+  if (!('response' in again)) return;
+  const second = again.response;
+  t.check(second.status < 500, () => ({
+    expected: `a status below 500 for a second delete of ${preview(widget.id)} (deleted just before with ${res.status}, it names no widget now: an error or a success, the spec leaves it open)`,
+    received: `${second.status}`,
+    exchanges: [res.exchange, second.exchange],
+  }));
 });
 
 rule('DEL-3', 'delete of a well-formed unknown id is not a 5xx', async (t) => {

@@ -5,65 +5,28 @@
  */
 import { CollectionWriteRefused, TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
-import { deleteVerdict, type RetrieveShows } from './ledger.ts';
+import { deleteVerdict, type DeleteFacts, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
 import { TokenSource } from './token-source.ts';
-import type { Observation } from '../report/profile-facts.ts';
+import type { Observation, Unsent } from '../report/profile-facts.ts';
+import type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
 import { createSituation, credentialSituation, idSituation, listSituation } from './situation.ts';
 
-/** Overrides the Authorization header of one request; `null` sends none. */
-export interface AuthOverride {
-  readonly authorization: string | null;
-  /** Query parameters to add (e.g. a token sent as access_token). */
-  readonly query?: Readonly<Record<string, string>>;
-}
-
-export interface ListQuery {
-  readonly limit?: number | string;
-  readonly cursor?: string;
-  /** Extra query parameters (e.g. a token sent in the query string). */
-  readonly extra?: Readonly<Record<string, string>>;
-  /**
-   * A body over the cap is answered with its prefix (flagged `truncated`) instead of a transport
-   * error. List walks ask for it: they judge the prefix (PAGE-1 counts its complete items) and
-   * end as "not a page"; so does the probe, which takes a prefix that opens as JSON for the API
-   * answering. A single list elsewhere (FMT checks) must not take a cut body for one that is not JSON.
-   */
-  readonly keepPrefix?: boolean;
-}
-
-export interface CreateOptions {
-  readonly auth?: AuthOverride;
-  /** The Content-Type header; `null` sends none. Defaults to application/json. */
-  readonly contentType?: string | null;
-  /** A raw body sent as it is, instead of the JSON of `body`. */
-  readonly raw?: string;
-}
-
-/** What the run hooks into every account's writes. */
-export interface ApiHooks {
-  /** Throws to refuse a create before it is sent (once the run is cancelled, nothing new may be created). */
-  readonly beforeCreate?: () => void;
-  /** Runs each create and delete (see WalkGate: walks that must see everything wait for them). */
-  readonly write?: <T>(send: () => Promise<T>) => Promise<T>;
-  /**
-   * Told once the target refuses the account's own token after accepting it (the run ends with
-   * exit 2). The account itself sends nothing more with that token; the worker also stops its
-   * whole client here, while the runner's cleanup goes on with the other account.
-   */
-  readonly onTokenRejected?: (message: string) => void;
-  /** Told of every answer with what the request tested: the interoperability profile (report/profile-facts.ts); never judges. */
-  readonly observe?: (observation: Observation) => void;
-}
+export type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
 
 /** Cursors remembered as issued, so a cursor the server never gave is told apart (a bound: the memory is the suite's). */
 const MAX_ISSUED_CURSORS = 4096;
 
-/** The name (or description) a create sends, cut short, for the journal: what finds the widget when its answer is lost. */
-function tagOf(body: unknown): string | undefined {
+/**
+ * The name or description a create sends, cut short, for the journal: what names the widget when
+ * its answer is lost. The field carrying the run marker when one does (PROP-1's generated names,
+ * an empty one among them, carry it in the description), else the name, else the description.
+ */
+function tagOf(body: unknown, isOurs: (widget: unknown) => boolean): string | undefined {
   if (body === null || typeof body !== 'object') return undefined;
   const { name, description } = body as { name?: unknown; description?: unknown };
-  const text = typeof name === 'string' ? name : typeof description === 'string' ? description : undefined;
+  const texts = [name, description].filter((v): v is string => typeof v === 'string');
+  const text = texts.find((v) => isOurs({ name: v })) ?? texts[0];
   return text?.slice(0, 200);
 }
 
@@ -164,7 +127,7 @@ export class WidgetApi {
     // create whose answer is lost is known to be lost.
     let key: string | undefined;
     const res = await this.authed(opts.auth, 'POST /widgets', (token) => {
-      key ??= this.ownership.sent(this.account, tagOf(body));
+      key ??= this.ownership.sent(this.account, tagOf(body, this.ownership.isOurs));
       return this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) }));
     });
     this.observe('create', credentialSituation(opts.auth, this.bearer.slice('Bearer '.length)) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
@@ -187,7 +150,7 @@ export class WidgetApi {
     const path = this.widgetPath(id, 'GET');
     const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
     const res = await this.authed(auth, `GET ${path}`, (token) => this.http.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }));
-    this.observe('retrieve', situation, res);
+    this.observe('retrieve', situation, res, { id });
     if (!auth) {
       if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
       else if (is4xx(res.status)) this.ownership.sawAbsent(this.account, id);
@@ -206,9 +169,66 @@ export class WidgetApi {
     const res = await this.authed(auth, `DELETE ${path}`, (token) =>
       this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF })),
     );
-    this.observe('delete', situation, res);
+    this.observe('delete', situation, res, { id });
     if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
     return res;
+  }
+
+  /**
+   * A second DELETE of an id this account already deleted (the profile's "second delete of the
+   * same id"; DEL-3 judges it: the id names no widget now). A server may give a freed id to
+   * another widget, so it goes out only under the delete rule's one exception for it (ledger.ts
+   * secondDeleteVerdict): inside a window in which no write of the suite is in flight, after a
+   * retrieve in that window answered 404 or 410 (any other answer is not taken for "nothing
+   * there"). Otherwise nothing is sent, the profile notes why, and the reason is returned.
+   */
+  async removeAgain(id: string): Promise<SecondDelete> {
+    const path = this.widgetPath(id, 'DELETE');
+    const window = this.hooks.quiet;
+    // The facts the ledger holds first: no request is spent on a delete that could not go out anyway.
+    const before = deleteVerdict(this.secondDeleteFacts(id, 'absent', window !== undefined));
+    let outcome: SecondDelete;
+    if (!before.send) outcome = { notSent: before.reason };
+    else if (!window) outcome = { notSent: 'no window without writes of the suite' };
+    else outcome = await window(() => this.secondDeleteInWindow(id, path));
+    if ('notSent' in outcome) this.notSent({ op: 'delete', situation: 'after-delete', reason: outcome.notSent });
+    return outcome;
+  }
+
+  /** Inside the quiet window: the ledger's facts again, the retrieve, the rule with what it showed, and the DELETE when the rule says so. */
+  private async secondDeleteInWindow(id: string, path: string): Promise<SecondDelete> {
+    // What the writes just drained may have taught the ledger (an id given twice) is asked again first.
+    const drained = deleteVerdict(this.secondDeleteFacts(id, 'absent', true));
+    if (!drained.send) return { notSent: drained.reason };
+    const shown = await this.retrieve(id);
+    const retrieve: RetrieveShows = shown.status === 404 || shown.status === 410 ? 'absent' : is2xx(shown.status) && idOf(shown.json) === id ? (this.ownership.isOurs(shown.json) ? 'marked' : 'unmarked') : 'unknown';
+    const verdict = deleteVerdict(this.secondDeleteFacts(id, retrieve, true));
+    if (!verdict.send) return { notSent: verdict.reason };
+    const situation = idSituation(this.ownership, this.account, id);
+    // Not through `writing`: this is the window's own write, the one it holds every other back for.
+    const response = await this.authed(undefined, `DELETE ${path}`, (token) => this.http.request('DELETE', path, { headers: this.headers(undefined, {}, token), proof: DELETE_WITH_PROOF }));
+    this.observe('delete', situation, response, { id });
+    return { response };
+  }
+
+  private secondDeleteFacts(id: string, retrieve: RetrieveShows, quiet: boolean): DeleteFacts {
+    const claim = this.ownership.get(this.account, id);
+    const again: SecondDeleteFacts = {
+      deletedOnce: claim?.deleted === true && claim.creates === 1,
+      heldNothingBefore: this.ownership.heldNothingBefore(this.account),
+      idsUnreliable: this.ownership.reissued || this.ownership.repeated || this.ownership.anyContradiction(this.account),
+      quiet,
+    };
+    return { journalled: claim !== undefined, preExisting: this.ownership.preExisting(this.account, id), contradiction: this.ownership.contradiction(this.account, id), retrieve, absentHereProvenElsewhere: false, again };
+  }
+
+  /** Tells the profile that a request of this kind was not sent, and why (see Unsent); never throws. */
+  notSent(unsent: Unsent): void {
+    try {
+      this.hooks.unsent?.(unsent);
+    } catch {
+      // Recording must never change what a check sees.
+    }
   }
 
   /** What a retrieve with this account's token shows at the id now (the latest retrieve's, when nothing has been seen since). */
@@ -329,7 +349,7 @@ export class WidgetApi {
     throw new TokenRejectedError(message, res ? { status: res.status, ...serverMessage(res) } : undefined);
   }
 
-  private observe(op: Observation['op'], situation: string, res: ApiResponse, extra: { limit?: string; paged?: boolean; sent?: unknown } = {}): void {
+  private observe(op: Observation['op'], situation: string, res: ApiResponse, extra: { limit?: string; paged?: boolean; sent?: unknown; id?: string } = {}): void {
     const observe = this.hooks.observe;
     if (!observe) return;
     try {

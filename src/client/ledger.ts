@@ -198,6 +198,45 @@ export interface DeleteFacts {
    * this suite in this walk and never without one. Less safe than the journal (see docs/data-safety.md).
    */
   readonly sweep?: { readonly listedOnlyMarked: boolean };
+  /**
+   * Only for a second DELETE of an id this run already deleted (WidgetApi.removeAgain, the
+   * profile's "second delete of the same id"): the facts of the one narrow exception to
+   * "a retrieve finds nothing at this id: nothing to delete". A server may give a freed id to
+   * another widget, so each must hold (see deleteVerdict and docs/data-safety.md).
+   */
+  readonly again?: SecondDeleteFacts;
+}
+
+/** What a second DELETE of the same id rests on, besides the facts every delete has. */
+export interface SecondDeleteFacts {
+  /** This account's own DELETE of the id answered 2xx earlier in this run, and only one create of the run answered the id. */
+  readonly deletedOnce: boolean;
+  /** A complete inventory walk found the account empty before the run's first create: no widget in it is a user's from before. */
+  readonly heldNothingBefore: boolean;
+  /** The run saw the server give an id twice (to two creates, or a create an id held before the run), or contradict itself about an id of the account. */
+  readonly idsUnreliable: boolean;
+  /** No create or delete of the suite is in flight, and none starts, from the retrieve until the DELETE is answered (WalkGate.quiet). */
+  readonly quiet: boolean;
+}
+
+/**
+ * The one exception for an id that shows nothing: a second DELETE of an id this run created
+ * once and deleted, in an account that held no widget before the run, while no write of the
+ * suite is in flight, after a retrieve in that same window found nothing there, and only if the
+ * server has never given an id twice nor contradicted itself about one. Then no widget of the
+ * user's predates the run, none of the suite's can be given the freed id meanwhile, and the
+ * server has shown no sign of giving it again. Any other case: not sent, saying which fact is missing.
+ */
+function secondDeleteVerdict(f: DeleteFacts, again: SecondDeleteFacts): DeleteVerdict {
+  const missing =
+    f.sweep !== undefined ? 'cleanup never deletes an id twice'
+    : !f.journalled || !again.deletedOnce ? 'no delete of this run removed a widget that one create of the run made at this id'
+    : !again.heldNothingBefore ? 'the account held widgets before the run (or its inventory walk did not reach the end), so a widget given the freed id could be a user\'s'
+    : again.idsUnreliable ? 'the server gave an id twice or contradicted itself about one in this run, so the freed id may name another widget'
+    : !again.quiet ? 'writes of the suite may be in flight, and one of them could be given the freed id'
+    : f.retrieve !== 'absent' ? 'the retrieve just before did not answer 404 or 410 at the id'
+    : undefined;
+  return missing === undefined ? { send: true } : { send: false, reason: missing };
 }
 
 /** Whether a DELETE may be sent, and if not why, with the rule the server broke to cause it (when one did). */
@@ -222,6 +261,7 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
     };
   }
   if (f.contradiction !== undefined) return { send: false, reason: `the server contradicted itself about this id (${f.contradiction}): never deleted`, broken: 'CRUD-4' };
+  if (f.again) return secondDeleteVerdict(f, f.again);
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
   // A delete checking that another account's widget cannot be deleted (ISO, AUTH): this account
   // shows nothing at the id, or the same marked widget (a server ignoring accounts on retrieve).

@@ -73,6 +73,11 @@ export function unsafeSegment(id: string): string | undefined {
   return undefined;
 }
 
+/** The text with its ASCII letters in lower case (ids are compared so, never Unicode-folded). */
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
 /** Ids seen without the marker and not held, remembered per account (a bound: the server chooses how many it shows). */
 const MAX_UNMARKED_REMEMBERED = 100_000;
 
@@ -109,6 +114,13 @@ export class Ownership {
 
   /** True once a create answered an id the run already held for a widget not deleted. */
   repeated = false;
+
+  /**
+   * True once a create answered an id the run already held in the account, live or deleted, or
+   * one the account held before the run: the server gives ids more than once, so a freed id
+   * may name another widget at any time (the second delete of ledger.ts deleteVerdict is then never sent).
+   */
+  reissued = false;
 
   /** Creates answered with an id the inventory holds: the server gave a new widget an existing id (CRUD-3). */
   readonly answeredPreExisting: Array<{ readonly account: string; readonly id: string }> = [];
@@ -190,6 +202,7 @@ export class Ownership {
     const claims = this.of(account);
     if (this.unmarked.get(account)?.has(id)) this.contradict(account, id, 'shown without the run marker before a create of this run answered it');
     if (this.preExisting(account, id) && key !== undefined) {
+      this.reissued = true;
       this.contradict(account, id, 'a create answered the id of a widget the account held before the run');
       this.answeredPreExisting.push({ account, id });
       // Whatever this create made stands at an id the run never learned: as good as lost.
@@ -197,6 +210,7 @@ export class Ownership {
     }
     const existing = claims.get(id);
     if (existing) {
+      this.reissued = true;
       // The same id for two widgets alive at once: the server breaks CRUD-3, and any check that
       // tells widgets apart by id may be misled (rule.ts defers its failures to CRUD-3).
       if (!existing.deleted) this.repeated = true;
@@ -225,6 +239,25 @@ export class Ownership {
   /** True when a create of this run answered the id in the account (and no delete has removed it since, or it was). */
   journalled(account: string, id: string): boolean {
     return this.get(account, id) !== undefined;
+  }
+
+  /** True when the server contradicted itself about any id of the account (this run, or an earlier attempt's journal). */
+  anyContradiction(account: string): boolean {
+    return (this.contradictions.get(account)?.size ?? 0) > 0;
+  }
+
+  /**
+   * True when the id is not one the run holds in the account but differs from one it holds
+   * there only in the case of its ASCII letters: a lookup that tells whether ids are
+   * case-sensitive (the profile's id.case-sensitive). Classification only.
+   */
+  caseVariantHeld(account: string, id: string): boolean {
+    const claims = this.claims.get(account);
+    if (!claims || claims.has(id)) return false;
+    if (!/[A-Za-z]/.test(id)) return false;
+    const folded = asciiLower(id);
+    for (const held of claims.keys()) if (held.length === id.length && asciiLower(held) === folded) return true;
+    return false;
   }
 
   /** Why the id must never be deleted in the account, when the server contradicted itself about it. */

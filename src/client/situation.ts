@@ -51,11 +51,16 @@ export function createSituation(raw: string, contentType: string | null): { situ
 /** The start of the ids the suite makes up in no format any server issues (harness/ids.ts foreignId). */
 export const FOREIGN_ID_PREFIX = 'wcs-unknown-';
 
-/** A retrieve or delete with the account's own token: of its widget, one it deleted, an unknown id (shaped like the server's, or foreign), or another account's. */
+/**
+ * A retrieve or delete with the account's own token: of its widget, one it deleted, another
+ * account's, one of its own ids with the case of its letters changed, or an unknown id (shaped
+ * like the server's, or foreign).
+ */
 export function idSituation(ownership: Ownership, account: string, id: string): string {
   const claim = ownership.get(account, id);
   if (claim?.deleted) return 'after-delete';
   if (claim) return 'existing';
   if (ownership.claimants(id).length > 0) return 'other-account';
-  return id.startsWith(FOREIGN_ID_PREFIX) ? 'foreign-id' : 'unknown-id';
+  if (id.startsWith(FOREIGN_ID_PREFIX)) return 'foreign-id';
+  return ownership.caseVariantHeld(account, id) ? 'case-swapped' : 'unknown-id';
 }

@@ -98,6 +98,28 @@ export function expectErrorObject(t: RuleContext, res: ApiResponse, action: stri
 }
 
 /**
+ * A 4xx answer to a request whose outcome the spec leaves to the server (a create with a member
+ * it does not name, an id with the case of its letters swapped): the choice is never judged, only
+ * the shape every documented failure has, an Error object in JSON. A defect there is FMT-1's or
+ * FMT-2's, recorded as their evidence from whichever test met it; this test's own verdict is not
+ * touched. Any other status is not judged here.
+ */
+export function refusalShapeEvidence(t: RuleContext, res: Answer, action: string): void {
+  if (res.status < 400 || res.status >= 500) return;
+  if (res.jsonError !== undefined) {
+    t.evidence('FMT-1', { expected: `an Error object as a JSON body for ${action}, refused with ${res.status}`, received: res.jsonError, exchanges: [res.exchange] });
+    return;
+  }
+  const issues = validateSchema('error', res.json);
+  if (issues.length === 0) return;
+  t.evidence('FMT-2', {
+    expected: `an Error object (schemas/error.schema.json) for ${action}, refused with ${res.status}`,
+    received: `${issues.length} violation(s):\n    ${formatIssues(issues.slice(0, 5)).split('\n').join('\n    ')}`,
+    exchanges: [res.exchange],
+  });
+}
+
+/**
  * The Widget of a successful create: 2xx and a JSON object with a usable id. Used as a test's
  * setup: when the create itself is at fault, the test cannot get as far as its own rule, so it
  * is inconclusive naming the rule the create breaks (PROP-2 for ordinary input refused with a

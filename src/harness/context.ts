@@ -69,7 +69,15 @@ export function runContext(): RunContext {
     http.giveUp(message, TokenRejectedError);
   };
   const profile = new ProfileTally();
-  const hooks = { beforeCreate, onTokenRejected, write: <T>(send: () => Promise<T>) => gate.write(send), observe: (o: Parameters<ProfileTally['observe']>[0]) => profile.observe(o) };
+  const hooks = {
+    beforeCreate,
+    onTokenRejected,
+    write: <T>(send: () => Promise<T>) => gate.write(send),
+    // One worker runs every suite file (run-vitest.ts), so this gate holds back every write of the run.
+    quiet: <T>(run: () => Promise<T>) => gate.quiet(run),
+    observe: (o: Parameters<ProfileTally['observe']>[0]) => profile.observe(o),
+    unsent: (u: Parameters<ProfileTally['unsent']>[0]) => profile.unsent(u),
+  };
   // The journal's inventory and contradictions so far (the runner took the inventory before any worker started).
   const ownership = new Ownership((widget) => carriesMarker(widget, s.marker), new Journal(s.journal, (text) => http.redactor.text(text)));
   if (s.journal !== undefined) ownership.loadEntries(readJournal(s.journal).filter((e) => e.kind === 'inventory' || e.kind === 'contradiction'));

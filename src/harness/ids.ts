@@ -6,6 +6,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { WidgetApi } from '../client/api.ts';
 import { FOREIGN_ID_PREFIX } from '../client/situation.ts';
+import { swapAsciiCase } from '../http/sent-credential.ts';
 
 /** How many trailing characters of a real id are replaced to make an unknown one. */
 const MUTATED_TAIL = 8;
@@ -77,4 +78,14 @@ export async function freshUnknownId(api: WidgetApi, model: string): Promise<str
   const fallback = foreignId();
   api.ownership.addMadeUp(fallback);
   return fallback;
+}
+
+/**
+ * The id with the case of its ASCII letters swapped (`wgt_3fa9` → `WGT_3FA9`), or undefined when
+ * it has none: a retrieve of it tells whether id lookups are case-sensitive (the profile's
+ * id.case-sensitive). Only ever retrieved, never deleted.
+ */
+export function caseSwapped(id: string): string | undefined {
+  const swapped = swapAsciiCase(id);
+  return swapped === id ? undefined : swapped;
 }

@@ -27,7 +27,23 @@ export interface Observation {
   readonly paged?: boolean;
   /** A create's body as sent, when it was a JSON value. */
   readonly sent?: unknown;
+  /** A retrieve's or delete's id as sent in the path. */
+  readonly id?: string;
 }
+
+/**
+ * A request the suite did not send, and why: withheld for data safety (a second delete of the
+ * same id) or impossible here (an id without letters has no other case). The profile says so on
+ * the entries it would have shown, instead of a bare "not observed".
+ */
+export interface Unsent {
+  readonly op: Operation;
+  readonly situation: string;
+  readonly reason: string;
+}
+
+/** Tally keys that carry why an entry was not observed (never an entry of their own). */
+export const NOTE_PREFIX = 'note:';
 
 /** Longest value kept: a server's error code or field name is shown, never trusted with memory. */
 const MAX_VALUE = 80;
@@ -228,6 +244,28 @@ function headerFacts(o: Observation): Fact[] {
   return facts;
 }
 
+/** ASCII letters in lower case: how ids differing only in case are told apart from other ids. */
+const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * What a retrieve of one of the account's own ids with the case of its letters swapped shows:
+ * not found (case-sensitive), the same widget (case-insensitive), or something else.
+ */
+function caseFacts(o: Observation): Fact[] {
+  if (o.op !== 'retrieve' || o.situation !== 'case-swapped') return [];
+  if (is4xx(o.status)) return [['id.case-sensitive', 'case-sensitive']];
+  if (!is2xx(o.status)) return [['id.case-sensitive', `neither: answered ${o.status}`]];
+  const id = isObject(o.json) ? o.json.id : undefined;
+  const same = typeof id === 'string' && o.id !== undefined && asciiLower(id) === asciiLower(o.id);
+  return [['id.case-sensitive', same ? 'case-insensitive' : `neither: answered ${o.status} without that widget`]];
+}
+
+/** The notes an unsent request leaves on the entries it would have shown. */
+export function notesOf(u: Unsent): Fact[] {
+  const keys = [`status.${u.op}.${u.situation}`, ...(u.op === 'retrieve' && u.situation === 'case-swapped' ? ['id.case-sensitive'] : [])];
+  return keys.map((key) => [`${NOTE_PREFIX}${key}`, `not sent: ${u.reason}`]);
+}
+
 /** A first page with a positive limit the server refused: its maximum, not an ordinary list. */
 function statusSituation(o: Observation): string {
   return o.op === 'list' && o.situation === 'ok' && !o.paged && o.limit !== undefined && is4xx(o.status) ? 'limit-refused' : o.situation;
@@ -239,6 +277,7 @@ export function factsOf(o: Observation): Fact[] {
   const facts: Fact[] = [[`status.${o.op}.${statusSituation(o)}`, String(o.status)], ...headerFacts(o), ...errorFacts(o)];
   if (o.op === 'list') facts.push(...listFacts(o));
   if (o.op === 'create') facts.push(...createFacts(o));
+  facts.push(...caseFacts(o));
   if ((o.op === 'create' || o.op === 'retrieve') && is2xx(o.status)) facts.push(...widgetFacts(o.json));
   if (o.op === 'delete' && is2xx(o.status) && o.situation === 'existing') facts.push(['delete.body', deleteBody(o)]);
   return facts;
@@ -272,6 +311,15 @@ export class ProfileTally {
       for (const [key, value] of factsOf(o)) this.add(key, value, o.exchange);
     } catch {
       // A body shaped in a way no fact anticipated: nothing is recorded for it.
+    }
+  }
+
+  /** Notes why a request was not sent (notesOf); never throws. */
+  unsent(u: Unsent): void {
+    try {
+      for (const [key, value] of notesOf(u)) this.add(key, value);
+    } catch {
+      // Nothing is recorded for it.
     }
   }
 

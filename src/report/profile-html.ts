@@ -25,7 +25,7 @@ export function profileHtml(report: RunReport): string {
   if (!profile) return '';
   const rows = profile.entries.map((e) => {
     const counts = e.values.length > 1 ? ` title="${escapeHtml(e.values.map((v) => `${v.value}: ${v.count}`).join('; '))}"` : '';
-    const value = e.observed ? `<td${counts}>${escapeHtml(e.value)}</td>` : '<td class="unseen">not observed</td>';
+    const value = e.observed ? `<td${counts}>${escapeHtml(e.value)}</td>` : `<td class="unseen">not observed${e.note ? ` (${escapeHtml(e.note)})` : ''}</td>`;
     return `<tr data-profile-key="${escapeHtml(e.key)}"><td>${escapeHtml(e.topic)}</td><td>${escapeHtml(e.label)}</td>${value}<td>${e.exchanges.map(escapeHtml).join(' ')}</td></tr>`;
   });
   return `<h2 id="profile">Interoperability profile</h2>

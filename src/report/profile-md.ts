@@ -12,7 +12,7 @@ export function settleWindowLine(listSettleMs: number | undefined): string | und
 }
 
 function table(profile: ProfileReport): string[] {
-  const rows = profile.entries.map((e) => `| ${mdText(e.topic, 40)} | ${mdText(e.label, 80)} | ${e.observed ? codeSpan(e.value, 200, true) : '_not observed_'} | ${e.exchanges.map((x) => mdText(x, 40)).join(' ')} |`);
+  const rows = profile.entries.map((e) => `| ${mdText(e.topic, 40)} | ${mdText(e.label, 80)} | ${e.observed ? codeSpan(e.value, 200, true) : `_not observed_${e.note ? ` (${mdText(e.note, 300)})` : ''}`} | ${e.exchanges.map((x) => mdText(x, 40)).join(' ')} |`);
   return ['| Topic | Choice | Observed | Exchanges (HAR `_id`) |', '|---|---|---|---|', ...rows];
 }
 

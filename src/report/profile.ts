@@ -5,7 +5,7 @@
  * are stable (dashboards and `compare` key on them).
  */
 import type { Exchange } from '../http/exchange.ts';
-import { NONE, OTHER_VALUES, type TallyData } from './profile-facts.ts';
+import { NONE, NOTE_PREFIX, OTHER_VALUES, type TallyData } from './profile-facts.ts';
 
 export const NOT_OBSERVED = 'not observed';
 /** Bumped only when a key or value changes meaning. */
@@ -31,6 +31,8 @@ export interface ProfileEntry {
   readonly values: readonly ProfileValue[];
   /** The HAR entries (`_id`) it rests on. */
   readonly exchanges: readonly string[];
+  /** Why an entry was not observed, when the suite did not send the request that would show it ("not sent: …"). */
+  readonly note?: string;
 }
 
 export interface ProfileReport {
@@ -47,7 +49,7 @@ type Summary = (values: ReadonlyArray<readonly [string, number]>) => string;
 const OPS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
   ['list', 'list', ['ok', 'limit-refused', 'limit-0', 'limit-spelling', 'invalid-limit', 'unknown-cursor', 'no-credential', 'bad-credential', 'credential-spelling', 'token-in-query']],
   ['create', 'create', ['valid', 'malformed', 'byte-order-mark', 'empty-name', 'unknown-field', 'no-content-type', 'other-content-type', 'no-credential', 'bad-credential', 'credential-spelling', 'token-in-query']],
-  ['retrieve', 'retrieve', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
+  ['retrieve', 'retrieve', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'case-swapped', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
   ['delete', 'delete', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
 ];
 
@@ -73,6 +75,7 @@ const SITUATION_LABELS: Record<string, string> = {
   'other-content-type': 'non-JSON Content-Type',
   'unknown-id': "an unknown id shaped like the server's",
   'after-delete': 'after delete',
+  'case-swapped': "an own widget's id with the case of its letters swapped",
   'other-account': "another account's widget",
 };
 
@@ -180,10 +183,16 @@ function dynamicDef(key: string): EntryDef {
   return { key, topic: 'Other', label: key };
 }
 
+/** The reasons noted for an entry no request showed (most often first), or undefined. */
+function noteOf(notes: Record<string, { count: number }> | undefined): string | undefined {
+  const reasons = Object.entries(notes ?? {}).sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0])).map(([reason]) => reason);
+  return reasons.length ? reasons.join('; ') : undefined;
+}
+
 /** The run's profile, from the merged tallies; evidence numbered p1, p2, … in entry order. */
 export function buildProfile(tally: TallyData, listSettleMs: number): ProfileReport {
   const defs = [...PROFILE_ENTRIES];
-  const extra = Object.keys(tally).filter((k) => !KNOWN.has(k)).sort();
+  const extra = Object.keys(tally).filter((k) => !KNOWN.has(k) && !k.startsWith(NOTE_PREFIX)).sort();
   // Error codes sit with the errors, after request_id; other new keys at the end.
   const errorAt = defs.findIndex((d) => d.key === 'error.request_id') + 1;
   defs.splice(errorAt, 0, ...extra.filter((k) => k.startsWith('error.code.')).map(dynamicDef));
@@ -191,7 +200,10 @@ export function buildProfile(tally: TallyData, listSettleMs: number): ProfileRep
   const evidence: Array<{ id: string; entry: string; exchange: Exchange }> = [];
   const entries = defs.map((def): ProfileEntry => {
     const seen = Object.entries(tally[def.key] ?? {}).sort((a, b) => b[1].count - a[1].count || (a[0] === OTHER_VALUES ? 1 : 0) - (b[0] === OTHER_VALUES ? 1 : 0) || a[0].localeCompare(b[0]));
-    if (!seen.length) return { key: def.key, topic: def.topic, label: def.label, observed: false, value: NOT_OBSERVED, values: [], exchanges: [] };
+    if (!seen.length) {
+      const note = noteOf(tally[`${NOTE_PREFIX}${def.key}`]);
+      return { key: def.key, topic: def.topic, label: def.label, observed: false, value: NOT_OBSERVED, values: [], exchanges: [], ...(note === undefined ? {} : { note }) };
+    }
     const values = seen.map(([value, slot]): ProfileValue => {
       if (!slot.exchange || evidence.filter((x) => x.entry === def.key).length >= EVIDENCE_PER_ENTRY) return { value, count: slot.count };
       const id = `p${evidence.length + 1}`;

@@ -42,7 +42,46 @@ function seededService(options: { dropDescription?: boolean; onRequest?: (count:
   return { service, store };
 }
 
+/** A reference service over `store` whose every answered request is logged as "METHOD path status", in the order answered. */
+function logged(store: WidgetStore): { handler: { handle(req: IncomingMessage, res: ServerResponse): Promise<void> }; log: string[] } {
+  const service = new ReferenceService({ store });
+  const log: string[] = [];
+  return { log, handler: { async handle(req, res) { await service.handle(req, res); log.push(`${req.method} ${req.url} ${res.statusCode}`); } } };
+}
+
+/** The paths DELETEd more than once, from a request log. */
+function deletedTwice(log: readonly string[]): string[] {
+  const paths = log.filter((l) => l.startsWith('DELETE ')).map((l) => l.split(' ')[1]!);
+  return [...new Set(paths.filter((p, i) => paths.indexOf(p) !== i))];
+}
+
 describe.concurrent('data safety', () => {
+  test('DEL-3 deletes an id a second time only in an account that held nothing before the run, right after a retrieve in a quiet window found it gone', async () => {
+    const { handler, log } = logged(new WidgetStore());
+    const run = await runAgainst({ handler, tokens: TOKENS }, ['--only', 'DEL-3']);
+    expect(run.exitCode, explain(run)).toBe(0);
+    const twice = deletedTwice(log);
+    expect(twice, 'one id deleted twice: the profile\'s second delete of the same id').toHaveLength(1);
+    const path = twice[0]!;
+    expect(log.filter((l) => l.split(' ')[1] === path).slice(-3)).toEqual([`DELETE ${path} 204`, `GET ${path} 404`, `DELETE ${path} 404`]);
+    const entry = run.report?.profile?.entries.find((e) => e.key === 'status.delete.after-delete');
+    expect(entry).toMatchObject({ observed: true, value: '404' });
+  });
+
+  test('DEL-3 never deletes an id a second time in an account that held widgets before the run: the profile says why, and the user\'s widgets are untouched', async () => {
+    const store = new WidgetStore();
+    seed(store);
+    const before = contents(store);
+    const { handler, log } = logged(store);
+    const run = await runAgainst({ handler, tokens: TOKENS }, ['--only', 'DEL-3']);
+    expect(run.exitCode, explain(run)).toBe(0);
+    expect(deletedTwice(log)).toEqual([]);
+    const entry = run.report?.profile?.entries.find((e) => e.key === 'status.delete.after-delete');
+    expect(entry).toMatchObject({ observed: false, value: 'not observed', note: expect.stringMatching(/^not sent: the account held widgets before the run/) });
+    expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toMatch(/second delete of the same id \| _not observed_ \(not sent\\: the account held widgets before the run/);
+    expect(contents(store)).toEqual(before);
+  });
+
   test('a conformant run leaves every pre-existing widget unchanged and nothing of its own', async () => {
     const { service, store } = seededService();
     const before = contents(store);

@@ -37,7 +37,7 @@ import { describeCleanup, type CleanupOutcome } from './final-cleanup.ts';
 import { Interrupt } from './interrupt.ts';
 import { exitCodeOf, type RunOutcomes } from './outcomes.ts';
 import { prepareAccounts } from './prepare-accounts.ts';
-import { runProfile } from './profile.ts';
+import { RunnerProfile, runProfile } from './profile.ts';
 import { runTests } from './run-tests.ts';
 import { runnerAccounts } from './runner-accounts.ts';
 import { secretWarnings } from './secret-warnings.ts';
@@ -160,6 +160,8 @@ interface Run {
   readonly journalFile: string;
   readonly journal: Journal;
   readonly accounts: readonly WidgetApi[];
+  /** Records the runner's own answers (the first contact's) for the profile. */
+  readonly runnerProfile: RunnerProfile;
 }
 
 /**
@@ -185,8 +187,9 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   // In the report directory, so it outlives a killed run for `npm run cleanup`.
   const journalFile = join(reportDir, journalName(marker));
   const journal = new Journal(journalFile, (text) => redactor.text(text));
-  const accounts = runnerAccounts(client, target, marker, journal);
-  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts };
+  const runnerProfile = new RunnerProfile();
+  const accounts = runnerAccounts(client, target, marker, journal, runnerProfile.observe);
+  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile };
 }
 
 /** Releases what the run holds, however it ended: the stats folder, the runner's client, the embedded server. */

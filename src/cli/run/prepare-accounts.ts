@@ -14,6 +14,7 @@ import type { Redactor } from '../../http/redact.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { Interrupt } from './interrupt.ts';
 import { probe } from './probe.ts';
+import type { RunnerProfile } from './profile.ts';
 
 export interface AccountsBeforeTests {
   readonly accounts: readonly WidgetApi[];
@@ -23,6 +24,7 @@ export interface AccountsBeforeTests {
   readonly journal: Journal;
   readonly interrupt: Interrupt;
   readonly redactor: Redactor;
+  readonly runnerProfile: RunnerProfile;
 }
 
 /** Probes, records first contact and takes the inventory; the exit code when the run must stop there, else undefined. */
@@ -45,7 +47,7 @@ async function probeAccounts(run: AccountsBeforeTests): Promise<number | undefin
   try {
     for (const [i, api] of run.accounts.entries()) await probe(api, tokenOrigin(run.config, i));
     // Before any test writes: what each account answers while the run has created nothing in it.
-    await recordFirstContact(run.accounts, run.statsDir);
+    await run.runnerProfile.recording(run.statsDir, () => recordFirstContact(run.accounts, run.statsDir));
     return undefined;
   } catch (error) {
     if (!isSuiteError(error)) throw error;

@@ -2,19 +2,23 @@
  * The runner's own view of the accounts, apart from the workers': the probe, the inventory and
  * the final cleanup go through it, each account with the run's marker as proof of ownership.
  */
-import { WidgetApi } from '../../client/api.ts';
+import { WidgetApi, type ApiHooks } from '../../client/api.ts';
 import type { Journal } from '../../client/ledger.ts';
 import { Ownership } from '../../client/ownership.ts';
 import { carriesMarker } from '../../harness/marker.ts';
 import type { HttpClient } from '../../http/client.ts';
 import type { Target } from './target.ts';
 
-/** The primary account, and the second one when the target has a second token; one ownership and journal for both. */
-export function runnerAccounts(client: HttpClient, target: Target, marker: string, journal: Journal): WidgetApi[] {
+/**
+ * The primary account, and the second one when the target has a second token; one ownership and
+ * journal for both. `observe` receives their answers for the profile (the first contact's).
+ */
+export function runnerAccounts(client: HttpClient, target: Target, marker: string, journal: Journal, observe?: ApiHooks['observe']): WidgetApi[] {
   const ownership = new Ownership((widget) => carriesMarker(widget, marker), journal);
   const peers = new Map<string, WidgetApi>();
+  const hooks: ApiHooks = observe ? { observe } : {};
   return [
-    new WidgetApi(client, target.token, 'primary', ownership, {}, peers),
-    ...(target.secondToken ? [new WidgetApi(client, target.secondToken, 'second', ownership, {}, peers)] : []),
+    new WidgetApi(client, target.token, 'primary', ownership, hooks, peers),
+    ...(target.secondToken ? [new WidgetApi(client, target.secondToken, 'second', ownership, hooks, peers)] : []),
   ];
 }

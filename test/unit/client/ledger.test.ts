@@ -36,8 +36,49 @@ function expected(f: DeleteFacts): boolean {
   return owned && f.retrieve === 'marked';
 }
 
+/** Every combination of the second-delete facts (WidgetApi.removeAgain), over every combination above. */
+function everySecondDelete(): DeleteFacts[] {
+  const all: DeleteFacts[] = [];
+  for (const base of everyCombination())
+    for (const deletedOnce of BOOLS)
+      for (const heldNothingBefore of BOOLS)
+        for (const idsUnreliable of BOOLS)
+          for (const quiet of BOOLS) all.push({ ...base, again: { deletedOnce, heldNothingBefore, idsUnreliable, quiet } });
+  return all;
+}
+
+/**
+ * The second delete of the same id, written out independently: the one case in which an id that
+ * shows nothing is deleted. Every fact must hold; anything else, whatever the other facts say, is
+ * not sent (the exception never widens the rule for a first delete).
+ */
+function expectedAgain(f: DeleteFacts): boolean {
+  const a = f.again!;
+  return !f.preExisting && f.contradiction === undefined && f.sweep === undefined && f.journalled && a.deletedOnce && a.heldNothingBefore && !a.idsUnreliable && a.quiet && f.retrieve === 'absent';
+}
+
 describe('the delete rule', () => {
   const cases = everyCombination();
+  const again = everySecondDelete();
+
+  it(`DEL-3 a second delete of the same id: all ${again.length} combinations decided as the exception says, sent only when every fact holds`, () => {
+    expect(again).toHaveLength(cases.length * 16);
+    for (const f of again) expect(deleteVerdict(f).send, JSON.stringify(f)).toBe(expectedAgain(f));
+    // Never into an account that held widgets, never while writes may be in flight, never after a retrieve that did not find the id absent.
+    for (const f of again.filter((c) => deleteVerdict(c).send)) expect([f.again!.heldNothingBefore, f.again!.quiet, f.retrieve]).toEqual([true, true, 'absent']);
+  });
+
+  it('DEL-3 a second delete not sent says which fact is missing', () => {
+    const base: DeleteFacts = { journalled: true, preExisting: false, contradiction: undefined, retrieve: 'absent', absentHereProvenElsewhere: false, again: { deletedOnce: true, heldNothingBefore: true, idsUnreliable: false, quiet: true } };
+    expect(deleteVerdict(base).send).toBe(true);
+    const reason = (f: DeleteFacts): string => { const v = deleteVerdict(f); return v.send ? 'sent' : v.reason; };
+    expect(reason({ ...base, again: { ...base.again!, heldNothingBefore: false } })).toMatch(/held widgets before the run/);
+    expect(reason({ ...base, again: { ...base.again!, idsUnreliable: true } })).toMatch(/gave an id twice or contradicted itself/);
+    expect(reason({ ...base, again: { ...base.again!, quiet: false } })).toMatch(/writes of the suite may be in flight/);
+    expect(reason({ ...base, again: { ...base.again!, deletedOnce: false } })).toMatch(/no delete of this run removed/);
+    expect(reason({ ...base, retrieve: 'unknown' })).toMatch(/did not answer 404 or 410/);
+    expect(reason({ ...base, preExisting: true })).toMatch(/before the run's first create: never deleted/);
+  });
 
   it(`CRUD-3 the rule decides all ${cases.length} combinations of the facts as the invariant says`, () => {
     expect(cases).toHaveLength(2 * 2 * 2 * 4 * 2 * 3);

@@ -63,6 +63,22 @@ describe('the condition a request tests', () => {
     expect(idSituation(ledger, 'primary', `${FOREIGN_ID_PREFIX}00`)).toBe('foreign-id');
   });
 
+  it("tells an own widget's id with the case of its letters changed apart from an unknown id", () => {
+    const ledger = new Ownership(() => true);
+    ledger.claim('primary', 'wgt_ab12');
+    ledger.claim('primary', '12345');
+    ledger.claim('second', 'wd_cd34');
+    expect(idSituation(ledger, 'primary', 'WGT_AB12')).toBe('case-swapped');
+    expect(idSituation(ledger, 'primary', 'wgt_Ab12')).toBe('case-swapped');
+    // Another id, an id without letters, another account's id in another case: not a case variant of one of this account's.
+    expect(idSituation(ledger, 'primary', 'WGT_AB13')).toBe('unknown-id');
+    expect(idSituation(ledger, 'primary', '12346')).toBe('unknown-id');
+    expect(idSituation(ledger, 'primary', 'WD_CD34')).toBe('unknown-id');
+    // An id the run holds is its own widget, even when a case variant of it is held too.
+    ledger.claim('primary', 'WGT_AB12');
+    expect(idSituation(ledger, 'primary', 'WGT_AB12')).toBe('existing');
+  });
+
   it('tells the credentials apart: none, a bad one, a token in the query only', () => {
     expect(credentialSituation(undefined)).toBeUndefined();
     expect(credentialSituation({ authorization: null })).toBe('no-credential');
@@ -124,6 +140,26 @@ describe('what an answer shows', () => {
     expect(facts(obs({ op: 'list', situation: 'limit-0', status: 400, limit: '0' }))['list.limit-0']).toBe('refused (400)');
   });
 
+  it('tells whether id lookups are case-sensitive from a retrieve of an own id in the other case', () => {
+    const swapped = (status: number, json?: unknown) => facts(obs({ op: 'retrieve', situation: 'case-swapped', status, json, id: 'WGT_AB12' }));
+    expect(swapped(404, { code: 'not_found', message: 'm' })).toMatchObject({ 'status.retrieve.case-swapped': '404', 'id.case-sensitive': 'case-sensitive' });
+    expect(swapped(400)['id.case-sensitive']).toBe('case-sensitive');
+    // The widget came back, under its own id or under the id as asked.
+    expect(swapped(200, widget('wgt_ab12'))['id.case-sensitive']).toBe('case-insensitive');
+    expect(swapped(200, widget('WGT_AB12'))['id.case-sensitive']).toBe('case-insensitive');
+    expect(swapped(200, widget('wgt_ff00'))['id.case-sensitive']).toBe('neither: answered 200 without that widget');
+    expect(swapped(200, [])['id.case-sensitive']).toBe('neither: answered 200 without that widget');
+    expect(swapped(500)['id.case-sensitive']).toBe('neither: answered 500');
+    // Only that lookup says anything of it.
+    expect(facts(obs({ op: 'retrieve', situation: 'unknown-id', status: 404, id: 'WGT_AB12' }))['id.case-sensitive']).toBeUndefined();
+    expect(facts(obs({ op: 'delete', situation: 'case-swapped', status: 404, id: 'WGT_AB12' }))['id.case-sensitive']).toBeUndefined();
+  });
+
+  it('says what create did with an empty name: accepted or refused, with the status', () => {
+    expect(facts(obs({ op: 'create', situation: 'empty-name', status: 201, json: { ...widget('w'), name: '' }, sent: { name: '', description: 'tag' } }))).toMatchObject({ 'status.create.empty-name': '201', 'create.empty-name': 'accepted (201)' });
+    expect(facts(obs({ op: 'create', situation: 'empty-name', status: 422, json: { code: 'c', message: 'm' }, sent: { name: '' } }))).toMatchObject({ 'status.create.empty-name': '422', 'create.empty-name': 'refused (422)' });
+  });
+
   it('says what create did with an unknown field and an absent description', () => {
     const create = (sent: unknown, json: unknown, situation = 'valid', status = 201) => facts(obs({ op: 'create', situation, status, json, sent }));
     expect(create({ name: 'n', colour: 'red' }, { ...widget('w'), colour: 'red' }, 'unknown-field')['create.unknown-field']).toBe('accepted (201), the field echoed');
@@ -168,6 +204,30 @@ describe('the profile', () => {
     expect(byKey['error.code.unknown-id']?.topic).toBe('Errors');
     expect(byKey['list.order']).toMatchObject({ observed: false, value: NOT_OBSERVED, values: [], exchanges: [] });
     expect(profile.evidence.map((e) => e.id)).toEqual(['p1', 'p2', 'p3', 'p4']);
+  });
+
+  it('says on an entry not observed why the suite did not send the request that would show it, and only there', () => {
+    const tally = new ProfileTally();
+    tally.unsent({ op: 'delete', situation: 'after-delete', reason: 'the account held widgets before the run' });
+    tally.unsent({ op: 'delete', situation: 'after-delete', reason: 'the account held widgets before the run' });
+    tally.unsent({ op: 'retrieve', situation: 'case-swapped', reason: "the server's ids have no letters" });
+    tally.unsent({ op: 'create', situation: 'empty-name', reason: 'whatever' });
+    tally.add('status.create.empty-name', '201', exchange());
+    const profile = buildProfile(tally.data, 0);
+    expect(validateSchema('profile', profile)).toEqual([]);
+    // Notes are never entries of their own.
+    expect(profile.entries.length).toBe(PROFILE_ENTRIES.length);
+    const byKey = Object.fromEntries(profile.entries.map((e) => [e.key, e]));
+    expect(byKey['status.delete.after-delete']).toMatchObject({ observed: false, value: NOT_OBSERVED, values: [], exchanges: [], note: 'not sent: the account held widgets before the run' });
+    expect(byKey['status.retrieve.case-swapped']?.note).toBe("not sent: the server's ids have no letters");
+    expect(byKey['id.case-sensitive']?.note).toBe("not sent: the server's ids have no letters");
+    // An entry some request did show carries no note.
+    expect(byKey['status.create.empty-name']).toMatchObject({ observed: true, value: '201' });
+    expect(byKey['status.create.empty-name']?.note).toBeUndefined();
+    expect(byKey['list.order']?.note).toBeUndefined();
+    const r = reportOf(outcomesOf([testOf('DEL-3', 'pass')]), { profile });
+    expect(renderMarkdown(r).split('\n').find((l) => l.includes('second delete of the same id'))).toContain('_not observed_ (not sent\\: the account held widgets before the run)');
+    expect(renderHtml(r)).toMatch(/<tr data-profile-key="id.case-sensitive">.*not observed \(not sent: the server&#39;s ids have no letters\)/);
   });
 
   it('sums the lag up: immediate, late by the longest, or never', () => {
