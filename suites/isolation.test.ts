@@ -11,7 +11,7 @@ import { requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
-import { walkBudget, walkPages } from '../src/harness/api.ts';
+import { idOf, walkBudget, walkPages } from '../src/harness/api.ts';
 
 const needs = { needs: 'second-token' } as const;
 
@@ -33,7 +33,8 @@ function itemsOf(page: { readonly response: { readonly json: unknown } }): Json[
  * so another account may hold a widget of its own under the same id.
  */
 function isOneOf(item: Json, owner: ReadonlyMap<string, Record<string, unknown>>): boolean {
-  const theirs = owner.get(String(item.id));
+  const id = idOf(item);
+  const theirs = id === undefined ? undefined : owner.get(id);
   return theirs !== undefined && theirs.name === item.name && sameDescription(theirs.description, item.description);
 }
 
