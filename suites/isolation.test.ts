@@ -43,7 +43,7 @@ function isOneOf(item: Json, owner: ReadonlyMap<string, Record<string, unknown>>
  * account's id: ids may be unique per account only, and then the rule cannot be judged on it.
  */
 async function skipIfOwnAtSameId(t: RuleContext, res: ApiResponse, mine: Json): Promise<void> {
-  if (res.status >= 200 && res.status < 300 && !reveals(res, mine) && (res.json as { id?: unknown } | undefined)?.id === mine.id) {
+  if (res.status >= 200 && res.status < 300 && !reveals(res, mine) && idOf(res.json) === mine.id) {
     await t.skip(`the second account holds a widget of its own at the id ${preview(mine.id)} (ids may be unique per account only), so this rule cannot be judged on it`);
   }
 }

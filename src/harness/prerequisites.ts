@@ -11,7 +11,7 @@ import { describePages, pagesWithNonStringIds, type WalkResult } from '../client
 import { InconclusiveError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import { preview } from '../schema.ts';
-import { describeDifferences, differingFields, type WidgetField } from './differ.ts';
+import { describeDifferences, differingFields, sameId, type WidgetField } from './differ.ts';
 import type { FailureDetail } from './failure.ts';
 import { carriesMarker, tagsIn } from './marker.ts';
 import type { RuleContext } from './rule.ts';
@@ -81,7 +81,7 @@ export function requireSameWidget(t: RuleContext, api: WidgetApi, mine: Json, sh
   // evidence of a second widget at the id; a widget whose fields were merely altered (a suffix
   // added, a field dropped) is `mine` changed, which is the calling rule's to judge.
   const mineTags = new Set(tagsIn(mine, t.settings.marker));
-  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && tagsIn(other, t.settings.marker).some((tag) => !mineTags.has(tag));
+  const another = sameId(other.id, mine.id) && carriesMarker(other, t.settings.marker) && tagsIn(other, t.settings.marker).some((tag) => !mineTags.has(tag));
   prerequisite(t, 'CRUD-3', !another, () => ({
     expected: `the widget created as ${preview(mine.name)} at the id ${preview(mine.id)}`,
     received: `another widget this run created at that id (name ${preview(other.name)}): the id was given to two widgets`,
