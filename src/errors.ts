@@ -58,6 +58,18 @@ export class InconclusiveError extends SuiteError {
   }
 }
 
+/**
+ * A list page larger than the body cap whose part read settles nothing: it shows no more complete
+ * widgets than the limit (or no limit was sent), and a page may be that large lawfully (extra
+ * fields, long names). No rule is broken that the suite can tell: the check has no verdict, a
+ * limit of the suite said as such (an error, exit 3), never an inconclusive blaming no rule.
+ */
+export class OverCapError extends SuiteError {
+  constructor(message: string) {
+    super(message, 'ERR_OVER_CAP');
+  }
+}
+
 /** The target stopped accepting a token it accepted before: a setup problem (exit 2), not a verdict. */
 export class TokenRejectedError extends SuiteError {
   constructor(

@@ -161,6 +161,16 @@ export function preview(value: unknown): string {
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text;
 }
 
+/**
+ * An id as the suite addresses it: a string as sent, an integer written as a JSON number as its
+ * decimal text (the widget "7" that a list writes as 7); undefined for anything else. Its JSON
+ * type is the Widget schema's (FMT-3) to judge, never a difference of the widget's.
+ */
+export function idText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return Number.isSafeInteger(value) ? String(value) : undefined;
+}
+
 /** The value as text: a string as it is, anything else as its preview (never String(), which recurses into arrays). */
 export function asText(value: unknown): string {
   return typeof value === 'string' ? value : preview(value);

@@ -2,12 +2,12 @@
  * Format, create, retrieve and delete (§1, §2, §4.2–§4.4, §7): rules FMT-1..3, CRUD-1..6
  * and DEL-1..3. Every widget is created by the test that uses it and carries the run marker.
  */
-import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, refusalShapeEvidence, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
+import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNoIssues, expectNotListed, expectSchema, isJsonMediaType, jsonBody, jsonObject, refusalShapeEvidence, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
 import { caseSwapped, foreignId, freshUnknownId } from '../src/harness/ids.ts';
 import { prerequisite, requireDistinctId, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import type { ApiResponse } from '../src/harness/api.ts';
+import { describeEnd, idOf, walkBudget, walkPages, type ApiResponse } from '../src/harness/api.ts';
 import { parseRfc3339, preview } from '../src/schema.ts';
 
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
@@ -98,6 +98,22 @@ rule('FMT-3', 'every Widget in a page matches the Widget schema', async (t) => {
   const data = jsonObject(t, res, 'the Widget page').data;
   t.check(Array.isArray(data), () => ({ expected: 'a page whose data is an array', received: preview(data), exchanges: [res.exchange] }));
   (data as unknown[]).forEach((widget, i) => expectSchema(t, 'widget', widget, res, `data[${i}] of the page`));
+});
+
+/** Pages of the walk at limit 1 whose Widgets FMT-3 checks: a list may serialise its items differently after the first page. */
+const SCHEMA_WALK_PAGES = 3;
+
+rule('FMT-3', `every Widget on the first ${SCHEMA_WALK_PAGES} pages of a walk at limit 1 matches the Widget schema`, async (t) => {
+  await Promise.all([createOrFail(t), createOrFail(t)]);
+  const walk = await walkPages(t.api, { limit: 1, maxPages: walkBudget(t.settings.maxWidgets), stopAfter: SCHEMA_WALK_PAGES });
+  for (const page of walk.pages) {
+    // A page that is not one is the PAGE rules' to judge; its Widgets, when it has some, are FMT-3's.
+    const issues = page.response.schemaIssues.filter((i) => i.path.startsWith('/data/'));
+    expectNoIssues(t, 'widget', issues, issues.length, page.response, `every Widget on page ${page.number} of the walk at limit 1`);
+  }
+  // Never a pass on nothing: pages that could not be read (PAGE-1 judges them) showed no Widget to check.
+  const checked = walk.pages.reduce((n, p) => { const data = (p.response.json as { data?: unknown } | undefined)?.data; return n + (Array.isArray(data) ? data.length : 0); }, 0);
+  if (checked === 0) await t.skip(`the walk at limit 1 ${describeEnd(walk)} without a Widget to check (the PAGE rules judge its pages)`);
 });
 
 rule('CRUD-1', 'a widget created with a name and a description is returned with both', async (t) => {
@@ -238,7 +254,7 @@ rule('DEL-1', 'a deleted widget no longer appears in a list walk', async (t) => 
   if (!(del.status >= 200 && del.status < 300)) requireDistinctId(t, t.api, widget.id);
   expect2xx(t, del, `a delete of the account's own widget ${preview(widget.id)}`);
   // Recognised by content: another widget given the same id (CRUD-3's fault) is not the deleted one.
-  await expectNotListed(t, t.api, performance.now(), (w) => w.id === widget.id && w.name === widget.name, `no widget ${preview(widget.name)} (id ${preview(widget.id)}) in the list after its delete answered ${del.status}`, [del.exchange], { settle: 'delete' });
+  await expectNotListed(t, t.api, performance.now(), (w) => (idOf(w) ?? widget.id) === widget.id && w.name === widget.name, `no widget ${preview(widget.name)} (id ${preview(widget.id)}) in the list after its delete answered ${del.status}`, [del.exchange], { settle: 'delete' });
 });
 
 // Run alone (sequential): another test's create between this delete and the creates after it

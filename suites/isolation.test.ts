@@ -11,7 +11,7 @@ import { requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
-import { walkBudget, walkPages } from '../src/harness/api.ts';
+import { idOf, walkBudget, walkPages } from '../src/harness/api.ts';
 
 const needs = { needs: 'second-token' } as const;
 
@@ -33,7 +33,8 @@ function itemsOf(page: { readonly response: { readonly json: unknown } }): Json[
  * so another account may hold a widget of its own under the same id.
  */
 function isOneOf(item: Json, owner: ReadonlyMap<string, Record<string, unknown>>): boolean {
-  const theirs = owner.get(String(item.id));
+  const id = idOf(item);
+  const theirs = id === undefined ? undefined : owner.get(id);
   return theirs !== undefined && theirs.name === item.name && sameDescription(theirs.description, item.description);
 }
 
@@ -42,7 +43,7 @@ function isOneOf(item: Json, owner: ReadonlyMap<string, Record<string, unknown>>
  * account's id: ids may be unique per account only, and then the rule cannot be judged on it.
  */
 async function skipIfOwnAtSameId(t: RuleContext, res: ApiResponse, mine: Json): Promise<void> {
-  if (res.status >= 200 && res.status < 300 && !reveals(res, mine) && (res.json as { id?: unknown } | undefined)?.id === mine.id) {
+  if (res.status >= 200 && res.status < 300 && !reveals(res, mine) && idOf(res.json) === mine.id) {
     await t.skip(`the second account holds a widget of its own at the id ${preview(mine.id)} (ids may be unique per account only), so this rule cannot be judged on it`);
   }
 }

@@ -13,7 +13,7 @@ import type { WidgetApi } from '../src/harness/api.ts';
 import { UnprovenDeleteError } from '../src/harness/api.ts';
 import { describeString, plainOrdinaryName as ordinaryName } from '../src/harness/arbitraries.ts';
 import { createdWidget, describeDifferences, differingFields, type Json } from '../src/harness/checks.ts';
-import { dependsOn, prerequisite, requireDistinctId, requireFaithfulRetrieve, requireSameWidget, unfaithfulRetrieveFields, widgetOf } from '../src/harness/prerequisites.ts';
+import { dependsOn, prerequisite, requireDistinctId, requireFaithfulRetrieve, requireSameWidget, requireStringField, requireStringIds, unfaithfulRetrieveFields, widgetOf } from '../src/harness/prerequisites.ts';
 import { checkProperty } from '../src/harness/property.ts';
 import { expectRefusal } from '../src/harness/property-refusals.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
@@ -143,7 +143,7 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
     let walk = await r.t.listAfter(r.apis[this.who], performance.now());
-    requireComplete(walk, `compare the ${this.who} account's list with the model`);
+    requireComplete(r.t, walk, `compare the ${this.who} account's list with the model`);
     const own = m.live[this.who];
     // A list that catches up late (a live widget missing, a deleted one of this sequence still
     // listed): looked at again (settle.ts); within --list-settle-ms it is accepted.
@@ -159,14 +159,24 @@ class ListWalk implements fc.AsyncCommand<Model, Real> {
     const shown = walk;
     // Unexpected: a widget of this account's sequence that was deleted, or one the other account
     // created, recognised by its description (an id alone may be the other account's own too).
-    const unexpected = [...shown.widgets.values()]
-      .filter((w) => (m.issued[this.who].has(asText(w.id)) && !own.has(asText(w.id))) || (typeof w.description === 'string' && m.described[other(this.who)].has(w.description)))
-      .map((w) => asText(w.id));
+    // Keyed by the id as the walk reads it (an integer sent as a number is its decimal text).
+    const unexpected = [...shown.widgets]
+      .filter(([id, w]) => (m.issued[this.who].has(id) && !own.has(id)) || (typeof w.description === 'string' && m.described[other(this.who)].has(w.description)))
+      .map(([id]) => id);
     const missing = missingIn(shown);
-    const altered = [...own.values()].filter((w) => shown.widgets.has(asText(w.id)) && shown.widgets.get(asText(w.id))!.name !== w.name);
+    // A live widget may be listed under an id of the wrong type (FMT-3's): then it is not known to be missing.
+    if (missing.length > 0) requireStringIds(r.t, shown, `compare the ${this.who} account's list with the model`);
+    const listedAs = (w: Json): Json | undefined => shown.widgets.get(asText(w.id));
+    // A name of the wrong type (FMT-3's) is not a name changed.
+    for (const w of own.values()) {
+      const listed = listedAs(w);
+      const page = listed && shown.pages.find((p) => p.ids.includes(asText(w.id)));
+      if (listed && page) requireStringField(r.t, listed, 'name', page.response, `the widget ${preview(w.id)} in the ${this.who} account's list`);
+    }
+    const altered = [...own.values()].filter((w) => listedAs(w) !== undefined && listedAs(w)!.name !== w.name);
     // A live widget missing, or listed as another widget of this run, is an id given twice (CRUD-3), when it was.
     for (const id of missing) requireDistinctId(r.t, r.apis[this.who], id);
-    for (const w of altered) requireSameWidget(r.t, r.apis[this.who], w, shown.widgets.get(asText(w.id)));
+    for (const w of altered) requireSameWidget(r.t, r.apis[this.who], w, listedAs(w));
     for (const id of unexpected) requireDistinctId(r.t, r.apis[this.who], id);
     r.t.check(unexpected.length === 0 && missing.length === 0 && altered.length === 0, () => ({
       expected: `the ${this.who} account's list to show exactly its ${own.size} live widget(s) of this sequence`,

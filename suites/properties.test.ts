@@ -12,8 +12,8 @@
 import fc from 'fast-check';
 import { COERCIBLE, describeString, hardDescription, hardString, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
 import { createdWidget, sameDescription } from '../src/harness/checks.ts';
-import { requireFaithfulRetrieve, requireSameWidget, widgetOf } from '../src/harness/prerequisites.ts';
-import { UnprovenDeleteError } from '../src/harness/api.ts';
+import { requireFaithfulRetrieve, requireSameWidget, requireStringField, requireStringIds, widgetOf } from '../src/harness/prerequisites.ts';
+import { idOf, UnprovenDeleteError } from '../src/harness/api.ts';
 import { carriesTag } from '../src/harness/marker.ts';
 import { checkProperty } from '../src/harness/property.ts';
 import { expectRefusal } from '../src/harness/property-refusals.ts';
@@ -82,6 +82,7 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
           const { value } = sent[i]!;
           if (res.status >= 200 && res.status < 300) {
             const created = createdWidget(t, res, 'a create of a generated value');
+            requireStringField(t, created, field, res, 'the created Widget');
             t.check(roundTripped(field, created[field], value), () => ({
               expected: `the create response's ${field} exactly as sent: ${describeString(value)}`,
               received: describeString(created[field]),
@@ -96,6 +97,7 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
         for (const [i, res] of retrieved.entries()) {
           const { value, id, created } = accepted[i]!;
           const got = widgetOf(res);
+          if (got) requireStringField(t, got, field, res, 'the retrieved Widget');
           // Another widget at the id (CRUD-3), or a retrieve that changes every widget's field (CRUD-4), is not this value's finding.
           if (!got || !roundTripped(field, got[field], value)) requireSameWidget(t, t.api, created, got);
           if (got && !roundTripped(field, got[field], value)) await requireFaithfulRetrieve(t, t.api, created, got, [field]);
@@ -107,7 +109,7 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
         }
         let walk = await t.listAfter(t.api, performance.now());
         // A list that catches up late: looked at again (settle.ts); within --list-settle-ms it is accepted.
-        const unlisted = (w: WalkResult): boolean => accepted.some(({ id }) => findInWalk(w, (x) => x.id === id) === undefined);
+        const unlisted = (w: WalkResult): boolean => accepted.some(({ id }) => findInWalk(w, (x) => idOf(x) === id) === undefined);
         let late = '';
         if (accepted.length > 0 && walk.end.kind === 'complete') {
           if (!unlisted(walk)) recordLag('create', 'immediate', walk);
@@ -118,9 +120,11 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
           }
         }
         for (const { id, value } of accepted) {
-          const listed = findInWalk(walk, (w) => w.id === id);
-          // Absent from a walk that stopped early proves nothing: inconclusive, not a failure.
-          if (!listed) requireComplete(walk, `find widget ${id} in the list`);
+          const listed = findInWalk(walk, (w) => idOf(w) === id);
+          // Absent from a walk that stopped early, or from one with ids of the wrong type (FMT-3's), proves nothing: inconclusive, not a failure.
+          if (!listed) requireComplete(t, walk, `find widget ${id} in the list`);
+          if (!listed) requireStringIds(t, walk, `find widget ${id} in the list`);
+          if (listed) requireStringField(t, listed.widget, field, walk.pages[listed.page - 1]!.response, `widget ${id} in the list`);
           t.check(listed !== undefined && roundTripped(field, listed.widget[field], value), () => ({
             expected: `widget ${id} in the list with the ${field} exactly as sent: ${describeString(value)}`,
             received: listed ? `${describeString(listed.widget[field])} on page ${listed.page}` : `not in the list${late}`,
@@ -137,7 +141,7 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
             exchanges: [res.exchange],
           }));
         }
-        requireComplete(walk, `find the ${field}s in the list`);
+        requireComplete(t, walk, `find the ${field}s in the list`);
       } finally {
         await deleteAccepted(t, responses);
       }

@@ -4,6 +4,7 @@
  * with proof from the server that the widget at that id is the suite's own (see ownership.ts).
  */
 import { CollectionWriteRefused, TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
+import { idText } from '../schema.ts';
 import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
 import { deleteVerdict, type DeleteFacts, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
 import { unsafeSegment, type Ownership } from './ownership.ts';
@@ -32,9 +33,7 @@ function tagOf(body: unknown, isOurs: (widget: unknown) => boolean): string | un
 
 /** The id of a response body as the suite addresses it: a string, or an integer written in decimal. */
 export function idOf(body: unknown): string | undefined {
-  const id = body !== null && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
-  if (typeof id === 'string') return id;
-  return Number.isSafeInteger(id) ? String(id) : undefined;
+  return idText(body !== null && typeof body === 'object' ? (body as { id?: unknown }).id : undefined);
 }
 
 const is2xx = (status: number): boolean => status >= 200 && status < 300;

@@ -11,7 +11,7 @@
  * far as anyone can tell from outside). A widget another client created or deleted during
  * the first walks turns up, or fails the retrieve, and is not counted.
  */
-import type { WidgetApi } from './api.ts';
+import { idOf, type WidgetApi } from './api.ts';
 import { walkAll, walkPages, type WalkResult } from './walk.ts';
 
 /** Widgets missing from a walk that are confirmed with a retrieve: a few prove a gap; the count says how many more. */
@@ -111,8 +111,7 @@ async function compare(api: WidgetApi, limit: number, walk: WalkResult, others: 
 async function stillExists(api: WidgetApi, id: string): Promise<boolean> {
   try {
     const res = await api.retrieve(id);
-    const body = res.json as { id?: unknown } | undefined;
-    return res.status >= 200 && res.status < 300 && body?.id === id;
+    return res.status >= 200 && res.status < 300 && idOf(res.json) === id;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_UNSAFE_ID') return false;
     throw error;

@@ -6,12 +6,13 @@
  * its memory follows the number of widgets, not the size of the server's answers.
  */
 import { createHash } from 'node:crypto';
-import type { WidgetApi } from './api.ts';
+import { idOf, type WidgetApi } from './api.ts';
 import type { ApiResponse } from '../http/client.ts';
 import { collectGarbageIfLarge } from '../http/memory-valve.ts';
 import { ExchangeBudget, KEPT_FIRST_PAGES } from './walk-exchanges.ts';
 import { compactResponse, PageAnswer, storedCursor, type PageResponse, type ReducedAnswer } from './walk-page.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { preview } from '../schema.ts';
 
 /** Pages beyond one a widget that a walk may spend on empty pages before it is cut off (empty pages are allowed). */
 export const WALK_SLACK_PAGES = 50;
@@ -56,8 +57,13 @@ export interface WalkPage {
   readonly cursor?: string;
   /** The answer reduced to what the checks read, with its exchange or a placeholder. */
   readonly response: PageResponse;
-  /** The ids on this page, in order (items without a string id are left out). */
+  /**
+   * The ids on this page, in order, as the suite addresses them (api.ts idOf): a string as sent,
+   * an integer sent as a JSON number as its decimal text. Items with no such id are left out.
+   */
   readonly ids: readonly string[];
+  /** Items on this page whose id is not a JSON string (the Widget schema's, FMT-3's, to judge): read as a number, or not at all. */
+  readonly nonStringIds: number;
 }
 
 /** How a walk ended. */
@@ -141,9 +147,12 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
     const ids: string[] = [];
     let fresh = 0;
     let seenAgain = false;
+    let nonStringIds = 0;
     for (const item of items) {
-      const id = (item as { id?: unknown } | null)?.id;
-      if (typeof id !== 'string') continue;
+      // A list that writes an id as a number (7 for "7") still names that widget: its JSON type is FMT-3's to judge.
+      if (typeof (item as { id?: unknown } | null)?.id !== 'string') nonStringIds += 1;
+      const id = idOf(item);
+      if (id === undefined) continue;
       ids.push(id);
       const on = occurrences.get(id);
       if (on !== undefined) {
@@ -164,7 +173,7 @@ export async function walkPages(api: WidgetApi, options: WalkOptions): Promise<W
     const answer = new PageAnswer(reduced, exchange, kept, requestUrl, stored, kept === undefined || number > KEPT_FIRST_PAGES ? budget.request(exchange) : undefined);
     answers.push(answer);
     // slice(): an array grown by push keeps room for more; a walk may hold tens of thousands of these.
-    pages.push({ number, ...(stored === undefined ? {} : { cursor: stored }), response: answer, ids: ids.slice() });
+    pages.push({ number, ...(stored === undefined ? {} : { cursor: stored }), response: answer, ids: ids.slice(), nonStringIds });
     const leaving = budget.expire(number);
     if (leaving !== undefined) answers[leaving - 1]?.drop();
     options.onPage?.(ids, number);
@@ -241,4 +250,27 @@ export async function walkAll(api: WidgetApi, maxPages: number): Promise<WalkRes
     return walkPages(api, { maxPages });
   }
   return walk;
+}
+
+/** The pages whose items include an id that is not a JSON string. */
+export function pagesWithNonStringIds(walk: WalkResult): WalkPage[] {
+  return walk.pages.filter((p) => p.nonStringIds > 0);
+}
+
+/**
+ * The ids of each page as the server sent them, for messages: `1:[wgt_1, wgt_2] 2:[7 (number)]`;
+ * an item with no id shows as `(no id)`. Cut at `maxChars`.
+ */
+export function describePages(walk: WalkResult, maxChars: number): string {
+  const shown = (item: unknown): string => {
+    const id = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') return id;
+    if (id === undefined) return '(no id)';
+    return `${preview(id)} (${id === null ? 'null' : Array.isArray(id) ? 'array' : typeof id})`;
+  };
+  const text = walk.pages.map((p) => {
+    const data = (p.response.json as { data?: unknown } | undefined)?.data;
+    return `${p.number}:[${Array.isArray(data) ? data.map(shown).join(', ') : p.ids.join(', ')}]`;
+  }).join(' ');
+  return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
 }

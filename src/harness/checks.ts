@@ -243,7 +243,7 @@ export async function expectNotListed(
     received: `${preview(found?.widget)} on page ${found?.page} of the ${api.account} account's list walk (limit ${shown.limit ?? 'not sent'})${late}`,
     exchanges: [...related, ...shown.pages.filter((p) => p.number === found?.page).map((p) => p.response.exchange)],
   }));
-  requireComplete(walk, `confirm that ${expected}`);
+  requireComplete(t, walk, `confirm that ${expected}`);
 }
 
 export { describeDifferences, differingFields, sameDescription, sameInstant, WIDGET_FIELDS } from './differ.ts';

@@ -1,9 +1,10 @@
 /**
  * Field-by-field differences between two Widgets, for failure messages: "description: created
  * "blue", retrieved nothing (undefined)". Pure: the comparisons are the ones the checks judge
- * by (created_at as an instant, an empty and an absent description as one).
+ * by (created_at as an instant, an empty and an absent description as one, an id as the suite
+ * addresses it).
  */
-import { parseRfc3339, preview } from '../schema.ts';
+import { idText, parseRfc3339, preview } from '../schema.ts';
 
 /** The Widget fields a retrieve must give back as they were created. */
 export const WIDGET_FIELDS = ['id', 'name', 'description', 'created_at'] as const;
@@ -53,9 +54,18 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/**
+ * Same id: the same string, or the same id with one side written as an integer JSON number ("7"
+ * and 7, as a Perl server writes an id once a numeric sort has touched it). The type is the
+ * Widget schema's (FMT-3) to judge; the widget is the same.
+ */
+export function sameId(a: unknown, b: unknown): boolean {
+  return a === b || (idText(a) !== undefined && idText(a) === idText(b));
+}
+
 /** True when the field holds the same value in both, by the rule's comparison for that field. */
 export function sameField(field: WidgetField, a: unknown, b: unknown): boolean {
-  return field === 'created_at' ? sameInstant(a, b) : field === 'description' ? sameDescription(a, b) : sameJson(a, b);
+  return field === 'created_at' ? sameInstant(a, b) : field === 'description' ? sameDescription(a, b) : field === 'id' ? sameId(a, b) : sameJson(a, b);
 }
 
 type Fields = Readonly<Record<string, unknown>>;

@@ -7,10 +7,11 @@
  * instead of failing a rule the fault does not break (issues 11, 20).
  */
 import type { WidgetApi } from '../client/api.ts';
+import { describePages, pagesWithNonStringIds, type WalkResult } from '../client/walk.ts';
 import { InconclusiveError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import { preview } from '../schema.ts';
-import { describeDifferences, differingFields, type WidgetField } from './differ.ts';
+import { describeDifferences, differingFields, sameId, type WidgetField } from './differ.ts';
 import type { FailureDetail } from './failure.ts';
 import { carriesMarker, tagsIn } from './marker.ts';
 import type { RuleContext } from './rule.ts';
@@ -80,7 +81,7 @@ export function requireSameWidget(t: RuleContext, api: WidgetApi, mine: Json, sh
   // evidence of a second widget at the id; a widget whose fields were merely altered (a suffix
   // added, a field dropped) is `mine` changed, which is the calling rule's to judge.
   const mineTags = new Set(tagsIn(mine, t.settings.marker));
-  const another = other.id === mine.id && carriesMarker(other, t.settings.marker) && tagsIn(other, t.settings.marker).some((tag) => !mineTags.has(tag));
+  const another = sameId(other.id, mine.id) && carriesMarker(other, t.settings.marker) && tagsIn(other, t.settings.marker).some((tag) => !mineTags.has(tag));
   prerequisite(t, 'CRUD-3', !another, () => ({
     expected: `the widget created as ${preview(mine.name)} at the id ${preview(mine.id)}`,
     received: `another widget this run created at that id (name ${preview(other.name)}): the id was given to two widgets`,
@@ -142,5 +143,35 @@ export async function requireFaithfulRetrieve(t: RuleContext, api: WidgetApi, wa
   prerequisite(t, 'CRUD-4', !explained, () => ({
     expected: 'a retrieve that returns the widget as create returned it',
     received: `${describeDifferences(want, got, 'created', 'retrieved', fields)}, as for any widget of the ${api.account} account`,
+  }));
+}
+
+/**
+ * Before a check concludes that a widget is missing from a list walk: inconclusive on FMT-3 (with
+ * its evidence) when the walk held items whose id is not a JSON string. The walk reads an id sent
+ * as an integer as its decimal text, so a widget "7" listed as 7 is found; but an id that names
+ * none of the widgets so read, or that cannot be read at all, may be the missing widget under an
+ * id of the wrong type, and the Widget schema (FMT-3) is what that breaks.
+ */
+export function requireStringIds(t: RuleContext, walk: WalkResult, purpose: string): void {
+  const pages = pagesWithNonStringIds(walk);
+  prerequisite(t, 'FMT-3', pages.length === 0, () => ({
+    expected: `every widget of the ${walk.limit === undefined ? 'list' : `walk at limit ${walk.limit}`} with a string id (the Widget schema), to ${purpose}`,
+    received: `${pages.reduce((n, p) => n + p.nonStringIds, 0)} widget(s) whose id is not a string, on page(s) ${pages.slice(0, 5).map((p) => p.number).join(', ')}${pages.length > 5 ? ', …' : ''}: ${describePages(walk, 500)}`,
+    exchanges: [pages[0]!.response.exchange],
+  }));
+}
+
+/**
+ * Inconclusive on FMT-3 (with its evidence) when a field a check compares with what was sent is
+ * not of the type the Widget schema gives it: a string (a description may also be absent). A
+ * name written as 123 for "123" differs in its JSON type, which is FMT-3's to judge.
+ */
+export function requireStringField(t: RuleContext, widget: Json, field: 'name' | 'description', res: Pick<ApiResponse, 'exchange'>, what: string): void {
+  const value = widget[field];
+  prerequisite(t, 'FMT-3', typeof value === 'string' || (field === 'description' && value === undefined), () => ({
+    expected: `${what} with its ${field} a string (the Widget schema)`,
+    received: value === undefined ? `no ${field}` : `${field} ${preview(value)} (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`,
+    exchanges: [res.exchange],
   }));
 }

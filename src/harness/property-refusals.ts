@@ -10,6 +10,7 @@
  */
 import { InconclusiveError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { formatIssues, validateSchema } from '../schema.ts';
 import { statusClass } from './checks.ts';
 import type { RuleContext } from './rule.ts';
@@ -21,6 +22,8 @@ interface BodyDefect {
   readonly action: string;
   readonly status: number;
   readonly problem: string;
+  /** The refusal, as recorded: the evidence of the defect for the rule that judges it. */
+  readonly exchange: Exchange;
 }
 
 /** Per rule test: the simplest defect seen so far (a rule test runs one property at a time). */
@@ -40,7 +43,7 @@ export function expectRefusal(t: RuleContext, res: ApiResponse, action: string):
   if (defect === undefined) return;
   const seen = defects.get(t);
   // The shortest description of what was refused stands for the simplest input.
-  if (seen === undefined || action.length < seen.action.length) defects.set(t, { ...defect, action, status: res.status });
+  if (seen === undefined || action.length < seen.action.length) defects.set(t, { ...defect, action, status: res.status, exchange: res.exchange });
 }
 
 function bodyDefect(res: ApiResponse): Pick<BodyDefect, 'rule' | 'problem'> | undefined {
@@ -51,14 +54,20 @@ function bodyDefect(res: ApiResponse): Pick<BodyDefect, 'rule' | 'problem'> | un
 }
 
 /**
- * The inconclusive verdict for the defects noted in this rule test, if any, and forgets them:
- * called once the property held in every other respect.
+ * The inconclusive verdict for the defects noted in this rule test, if any (recorded as evidence of
+ * the rule that judges them), and forgets them: called once the property held in every other respect.
  */
 export function takeBodyDefect(t: RuleContext): InconclusiveError | undefined {
   const defect = defects.get(t);
   if (defect === undefined) return undefined;
   defects.delete(t);
   const judge = defect.rule === 'FMT-1' ? 'JSON bodies' : 'Error objects';
+  // The defect is that rule's evidence, whichever test saw it: the rule this depends on fails with it.
+  t.evidence(defect.rule, {
+    expected: defect.rule === 'FMT-1' ? `a JSON body for ${defect.action} (a documented failure, §7)` : `an Error object for ${defect.action} (a documented failure, §7)`,
+    received: `${defect.status} with ${defect.problem}`,
+    exchanges: [defect.exchange],
+  });
   return new InconclusiveError(
     `${t.rule.id} held in every other respect, but could not confirm that refusals are Error objects: ${defect.action} was refused with ${defect.status} and ${defect.problem}. ` +
       `${defect.rule} judges ${judge}: this depends on ${defect.rule}.`,

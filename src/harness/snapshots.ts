@@ -5,7 +5,10 @@
  * the whole account.
  */
 import type { WidgetApi } from '../client/api.ts';
-import { InconclusiveError } from '../errors.ts';
+import { InconclusiveError, OverCapError } from '../errors.ts';
+import { preview } from '../schema.ts';
+import type { FailureDetail } from './failure.ts';
+import type { RuleContext } from './rule.ts';
 
 import { describeEnd, walkAll, walkBudget, type WalkResult } from '../client/walk.ts';
 import type { WalkGate } from './walk-gate.ts';
@@ -85,24 +88,67 @@ export function findInWalk(walk: WalkResult, match: (widget: Record<string, unkn
   return undefined;
 }
 
+/** What an incomplete walk shows: a rule's violation with its evidence, or a page the suite could not judge within its body cap. */
+export type WalkEndFinding = { readonly rule: 'PAGE-1' | 'PAGE-2' | 'PAGE-5'; readonly detail: FailureDetail } | { readonly overCap: string };
+
 /**
- * The rules that judge why a walk did not complete: a page that is not a page (PAGE-1), has_more
- * without a cursor (PAGE-2), a walk that does not terminate (PAGE-5). A walk stopped on purpose
- * (a cap) is no rule's fault.
+ * Why a walk did not complete, as the rule whose statement its end breaks, with the exchanges that
+ * show it (the same reading as those rules' own checks in suites/pagination.test.ts): a page that
+ * is not a page (PAGE-1), has_more true without a cursor (PAGE-2), a walk that does not terminate
+ * (PAGE-5). A page over the body cap is PAGE-1's only when the part read holds more complete
+ * widgets than the limit; otherwise nothing is known against the server. Undefined for a walk
+ * that completed, or that the suite cut short on purpose (a cap of its own: no rule's fault).
  */
-export function rulesExplaining(walk: WalkResult): string[] {
+export function walkEndFinding(walk: WalkResult): WalkEndFinding | undefined {
+  const last = walk.last;
+  const at = `page ${last.number} of the walk at ${walk.limit === undefined ? 'the default limit' : `limit ${walk.limit}`}`;
   switch (walk.end.kind) {
-    case 'not-a-page': return ['PAGE-1'];
-    case 'missing-cursor': return ['PAGE-2'];
-    case 'complete': case 'stopped': return [];
-    default: return ['PAGE-5'];
+    case 'complete':
+    case 'stopped':
+      return undefined;
+    case 'not-a-page': {
+      const res = last.response;
+      const cap = res.status >= 200 && res.status < 300 ? res.prefix : undefined;
+      if (cap !== undefined) {
+        if (walk.limit !== undefined && cap.completeItems > walk.limit) {
+          return { rule: 'PAGE-1', detail: { expected: `at most ${walk.limit} widgets on ${at}`, received: `${cap.completeItems} complete widgets in the part read of a body larger than the cap (${res.jsonError})`, exchanges: [res.exchange] } };
+        }
+        return { overCap: `${at} is larger than the body cap, and the part read shows ${cap.completeItems} complete widget(s)${walk.limit === undefined ? '' : `, not more than the limit ${walk.limit}`}: the page cannot be judged within the cap (${res.jsonError})` };
+      }
+      return { rule: 'PAGE-1', detail: { expected: `a Widget page on ${at}: a 2xx with a JSON object whose data is an array and has_more a boolean`, received: walk.end.reason, exchanges: [res.exchange] } };
+    }
+    case 'missing-cursor': {
+      const next = (last.response.json as { next_cursor?: unknown } | undefined)?.next_cursor;
+      return { rule: 'PAGE-2', detail: { expected: `a non-empty string next_cursor on ${at}, which says has_more true`, received: `next_cursor ${preview(next)}`, exchanges: [last.response.exchange] } };
+    }
+    default:
+      return {
+        rule: 'PAGE-5',
+        detail: {
+          expected: `a walk at ${walk.limit === undefined ? 'the default limit' : `limit ${walk.limit}`} that reaches has_more false within ${walk.pages.length} pages`,
+          received: `the walk ${describeEnd(walk)}`,
+          ...(walk.end.kind === 'page-budget' ? { note: 'budget: one page per widget the account holds, plus slack (raise --max-widgets if it really holds more)' } : {}),
+          exchanges: walk.pages.slice(-2).map((p) => p.response.exchange),
+        },
+      };
   }
 }
 
-/** Throws when a walk stopped early: absence from an incomplete list proves nothing either way. */
-export function requireComplete(walk: WalkResult, purpose: string): void {
-  if (walk.end.kind !== 'complete') {
-    const rules = rulesExplaining(walk);
-    throw new InconclusiveError(`could not ${purpose}: the list walk ${describeEnd(walk)}${rules.length ? ` (${rules.join(', ')} reports why)` : ''}`, rules);
-  }
+/**
+ * Ends a check that needs a complete walk when the walk did not complete: absence from an
+ * incomplete list proves nothing either way. What the walk's end shows is evidence of the rule it
+ * breaks (walkEndFinding), recorded whichever test saw it, and the check is inconclusive naming
+ * that rule, so the rule named has failed too; a page the suite could not judge within its body
+ * cap ends the check as a suite error saying so. A walk cut short on purpose never reaches here:
+ * the walks that must be whole (listAfter, walkAll, PAGE-3's and PAGE-7's) have no stopAfter.
+ */
+export function requireComplete(t: RuleContext, walk: WalkResult, purpose: string): void {
+  if (walk.end.kind === 'complete') return;
+  const said = `could not ${purpose}: the list walk ${describeEnd(walk)}`;
+  const finding = walkEndFinding(walk);
+  if (finding === undefined) throw new Error(`${said}; a walk the suite cut short where it needs a whole one: a problem of the suite (please report it)`);
+  if ('overCap' in finding) throw new OverCapError(`${said}; ${finding.overCap}`);
+  if (finding.rule === t.rule.id) t.fail(finding.detail);
+  t.evidence(finding.rule, finding.detail);
+  throw new InconclusiveError(`${said} (${finding.rule} reports why)`, [finding.rule]);
 }

@@ -79,7 +79,10 @@ function noteOf(dependsOn: readonly string[], explainedBy: readonly string[], by
     return `${d}, which ${WHICH[r.outcome]}`;
   });
   const said = `depends on ${parts.join('; ')}`;
-  return explainedBy.length > 0 ? said : `${said}: no failure explains it, a problem of the suite (please report it)`;
+  if (explainedBy.length > 0) return said;
+  // What it depends on could not be checked itself (a timeout, a page over the body cap): that error is the reason, said once where it happened.
+  if (dependsOn.every((d) => byId.get(d)?.outcome === 'error')) return `${said}: no failure explains it; no verdict until that check can complete`;
+  return `${said}: no failure explains it, a problem of the suite (please report it)`;
 }
 
 /** The explaining rules reached through an inconclusive dependency (for the note only). */

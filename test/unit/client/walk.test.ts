@@ -8,7 +8,7 @@ import { WidgetApi } from '../../../src/client/api.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { HttpClient } from '../../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../../src/reference/server.ts';
-import { describeEnd, walkPages, type WalkResult } from '../../../src/client/walk.ts';
+import { describeEnd, describePages, pagesWithNonStringIds, walkPages, type WalkResult } from '../../../src/client/walk.ts';
 import { EVIDENCE_PREFIX_BYTES, ExchangeBudget, KEPT_FIRST_PAGES, KEPT_LAST_PAGES, MAX_CITED_PAGES, MAX_KEPT_EXCHANGE_BYTES, MAX_KEPT_REQUEST_BYTES, NOT_KEPT_NOTE, placeholder } from '../../../src/client/walk-exchanges.ts';
 import type { Exchange } from '../../../src/http/exchange.ts';
 import { curlCommand } from '../../../src/report/curl.ts';
@@ -215,12 +215,27 @@ describe('walkPages', () => {
     expect(walk.pages[2]?.ids).toEqual(['c', 'a', 'a', 'd']);
   });
 
-  it('leaves items without a string id out of the ids', async () => {
-    const { api } = await scripted(pagesOf({ data: [widget('w1'), { id: 7, name: 'n' }, null, 'x', { name: 'no id' }], has_more: false }));
+  it('reads an integer id sent as a JSON number as its decimal text, leaves items with no such id out of the ids, and counts every id that is not a string', async () => {
+    const { api } = await scripted(pagesOf({ data: [widget('w1'), { id: 7, name: 'n' }, { id: 7.5 }, { id: 2 ** 60 }, { id: { $oid: '8' } }, null, 'x', { name: 'no id' }], has_more: false }));
     const walk = await walkPages(api, { maxPages: 10 });
     expect(walk.end.kind).toBe('complete');
-    expect(walk.pages[0]?.ids).toEqual(['w1']);
-    expect([...walk.widgets.keys()]).toEqual(['w1']);
+    expect(walk.pages[0]?.ids).toEqual(['w1', '7']);
+    expect([...walk.widgets.keys()]).toEqual(['w1', '7']);
+    // The widget as listed keeps the id's JSON type: the schema (FMT-3) judges it.
+    expect(walk.widgets.get('7')?.id).toBe(7);
+    expect(walk.pages[0]?.nonStringIds).toBe(7);
+    expect(pagesWithNonStringIds(walk).map((p) => p.number)).toEqual([1]);
+  });
+
+  it('describes each page by the ids as the server sent them, their type named when it is not a string', async () => {
+    const { api } = await scripted(pagesOf(
+      { data: [widget('w1'), widget('w2')], has_more: true, next_cursor: 'c1' },
+      { data: [{ id: 3 }, { id: { $oid: '4' } }, null, { name: 'no id' }], has_more: false },
+    ));
+    const walk = await walkPages(api, { limit: 2, maxPages: 10 });
+    expect(describePages(walk, 500)).toBe('1:[w1, w2] 2:[3 (number), {} (object), (no id), (no id)]');
+    expect(describePages(walk, 10)).toBe('1:[w1, w2]…');
+    expect(pagesWithNonStringIds(walk).map((p) => p.number)).toEqual([2]);
   });
 
   it('calls between after each page that has a next one, before the next is fetched', async () => {

@@ -82,7 +82,9 @@ describe('differingFields', () => {
     expect(differingFields(CREATED, without)).toEqual(['name']);
   });
 
-  it('compares ids exactly: a number is not its decimal string', () => {
-    expect(differingFields({ ...CREATED, id: '7' }, { ...CREATED, id: 7 })).toEqual(['id']);
+  it('reads an id written as an integer as its decimal text (its JSON type is FMT-3\'s to judge), and compares ids exactly otherwise', () => {
+    expect(differingFields({ ...CREATED, id: '7' }, { ...CREATED, id: 7 })).toEqual([]);
+    expect(differingFields({ ...CREATED, id: '07' }, { ...CREATED, id: 7 })).toEqual(['id']);
+    expect(differingFields({ ...CREATED, id: '7' }, { ...CREATED, id: '7 ' })).toEqual(['id']);
   });
 });

@@ -17,6 +17,16 @@ describe('describeDifferences', () => {
     expect(describeDifferences(CREATED, got, 'before', 'after')).toBe('id: before "w1", after 1; name: before "a widget", after "other"');
   });
 
+  it('takes an id written as an integer JSON number for the same id (its type is FMT-3\'s), and no other value', () => {
+    const numbered = { ...CREATED, id: '7' };
+    expect(differingFields(numbered, { ...numbered, id: 7 })).toEqual([]);
+    expect(differingFields({ ...numbered, id: 7 }, numbered)).toEqual([]);
+    expect(differingFields(numbered, { ...numbered, id: 8 })).toEqual(['id']);
+    expect(differingFields(numbered, { ...numbered, id: 7.5 })).toEqual(['id']);
+    expect(differingFields(numbered, { ...numbered, id: { $oid: '7' } })).toEqual(['id']);
+    expect(differingFields({ ...numbered, id: '07' }, { ...numbered, id: 7 })).toEqual(['id']);
+  });
+
   it('is empty when only the notation of created_at differs', () => {
     expect(describeDifferences(CREATED, { ...CREATED, created_at: '2026-01-02T04:04:05+01:00' }, 'a', 'b')).toBe('');
   });

@@ -157,12 +157,20 @@ describe('checkProperty shrinking', () => {
   it('PROP-1 ends inconclusive when it held but a refusal body was another rule\'s fault, and fails when it did not hold', async () => {
     const { t } = context();
     const withoutCode = { status: 400, headers: {}, text: '{}', json: { message: 'no' }, exchange: {} } as never;
-    const checkT = Object.assign(t, { check: (ok: boolean, detail: () => { expected: string; received: string }) => { if (!ok) fail(detail().expected, detail().received); } });
+    const evidence: Array<{ rule: string; received: string; exchanges?: unknown[] }> = [];
+    const checkT = Object.assign(t, {
+      check: (ok: boolean, detail: () => { expected: string; received: string }) => { if (!ok) fail(detail().expected, detail().received); },
+      evidence: (rule: string, detail: { received: string; exchanges?: unknown[] }) => void evidence.push({ rule, ...detail }),
+    });
     const held = checkProperty(checkT, 'refusals', [fc.integer()], async () => expectRefusal(checkT, withoutCode, 'a create whose name is "x"'), { shrinkBudget: AMPLE });
     const error = await held.then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(InconclusiveError);
     expect((error as InconclusiveError).dependsOn).toEqual(['FMT-2']);
     expect((error as Error).message).toContain('depends on FMT-2');
+    // The rule it depends on gets the refusal as its evidence: "depends on FMT-2, which passed" cannot happen.
+    expect(evidence.map((e) => e.rule)).toEqual(['FMT-2']);
+    expect(evidence[0]?.received).toMatch(/^400 with a body that is not an Error object/);
+    expect(evidence[0]?.exchanges).toHaveLength(1);
     // The same body with a 5xx: the refusal itself is wrong, which is PROP-1's to judge.
     const serverError = { status: 500, headers: {}, text: '{}', json: { message: 'no' }, exchange: {} } as never;
     const message = await failureOf(checkProperty(checkT, 'refusals', [fc.integer()], async () => expectRefusal(checkT, serverError, 'a create whose name is "x"'), { shrinkBudget: AMPLE }));

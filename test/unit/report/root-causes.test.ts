@@ -45,6 +45,11 @@ describe('rootCauses', () => {
     expect(inconclusive.get('PAGE-5')?.note).toMatch(/no rule of the catalogue explains it/);
   });
 
+  it('says what it depends on ended in a suite error, not that the suite has a problem, when that is the reason', () => {
+    const { inconclusive } = rootCauses([rule('PAGE-1', 'error'), rule('PAGE-3', 'inconclusive', ['PAGE-1'])]);
+    expect(inconclusive.get('PAGE-3')).toEqual({ dependsOn: ['PAGE-1'], explainedBy: [], note: 'depends on PAGE-1, which ended in a suite error: no failure explains it; no verdict until that check can complete' });
+  });
+
   it('a cycle of inconclusive rules explains nothing, and ends', () => {
     const { inconclusive } = rootCauses([rule('PAGE-1', 'inconclusive', ['PAGE-2']), rule('PAGE-2', 'inconclusive', ['PAGE-1'])]);
     expect(inconclusive.get('PAGE-1')?.explainedBy).toEqual([]);
