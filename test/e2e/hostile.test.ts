@@ -18,7 +18,7 @@ const TIMEOUT_MS = 1000;
 const MAX_RETRIES = 2;
 const MAX_RETRY_WAIT_MS = 1000;
 const MAX_RATE_LIMIT_WAIT_MS = 3000;
-const ARGS = ['--timeout', String(TIMEOUT_MS), '--max-retries', String(MAX_RETRIES), '--max-retry-wait', String(MAX_RETRY_WAIT_MS), '--max-rate-limit-wait', String(MAX_RATE_LIMIT_WAIT_MS)];
+const args = (timeoutMs: number): string[] => ['--timeout', String(timeoutMs), '--max-retries', String(MAX_RETRIES), '--max-retry-wait', String(MAX_RETRY_WAIT_MS), '--max-rate-limit-wait', String(MAX_RATE_LIMIT_WAIT_MS)];
 
 /** Every form of every credential the run sends (see test/support/credential-forms.ts). */
 const FORMS = TOKENS.flatMap((t) => credentialForms(t));
@@ -41,7 +41,7 @@ describe.concurrent('hostile servers', () => {
       try {
         const summary = join(mkdtempSync(join(tmpdir(), 'wcs-summary-')), 'summary.md');
         writeFileSync(summary, '');
-        const run = await runSuite(['--base-url', server.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], ...ARGS, '--only', `${ALL_BUT_PROPERTIES},PROP-3`, ...(hostile.args ?? [])], { env: { GITHUB_STEP_SUMMARY: summary } });
+        const run = await runSuite(['--base-url', server.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], ...args(hostile.timeoutMs ?? TIMEOUT_MS), '--only', `${ALL_BUT_PROPERTIES},PROP-3`, ...(hostile.args ?? [])], { env: { GITHUB_STEP_SUMMARY: summary } });
         const output = run.stdout + run.stderr;
         expect(hostile.exitCodes, explain(run)).toContain(run.exitCode);
         if (hostile.says) expect(output, explain(run)).toContain(hostile.says);

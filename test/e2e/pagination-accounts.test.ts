@@ -36,7 +36,14 @@ describe.concurrent('whole-account pagination and member names', () => {
     expect(verdicts(run), explain(run)).toEqual({ fail: ['PAGE-3'], warn: [], inconclusive: ['PAGE-7'] });
     expect(run.exitCode, explain(run)).toBe(1);
     expect(messagesOf(run, 'PAGE-3'), explain(run)).toMatch(/missing from both walks at limit 1 .*a retrieve still shows them/);
-    expect(messagesOf(run, 'PAGE-7'), explain(run)).toContain('PAGE-3 reports it');
+    expect(messagesOf(run, 'PAGE-7'), explain(run)).toContain('depends on PAGE-3, which this server breaks');
+  });
+
+  test('PAGE-3 fails on what PAGE-7\'s own quiet walk shows, even when only PAGE-7 is selected (evidence belongs to its rule)', async () => {
+    const run = await runAgainst(fault('timestamp-cursor-skips-ties').make(), ['--only', 'PAGE-7']);
+    expect(verdicts(run), explain(run)).toEqual({ fail: ['PAGE-3'], warn: [], inconclusive: ['PAGE-7'] });
+    expect(run.exitCode, explain(run)).toBe(1);
+    expect(messagesOf(run, 'PAGE-3'), explain(run)).toMatch(/widget\(s\) seen in another walk and still retrievable are missing|widget\(s\) the suite created are missing/);
   });
 
   for (const name of ['offset-newest-first-pre-existing', 'offset-oldest-first-pre-existing']) {
