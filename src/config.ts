@@ -26,6 +26,8 @@ export interface SuiteConfig {
   caFile?: string;
   reportDir: string;
   strict: boolean;
+  /** --allow-collection-writes: MAL-5 may send PUT and PATCH to /widgets (destructive on a server that implements them). */
+  allowCollectionWrites: boolean;
   timeoutMs: number;
   concurrency: number;
   /** --concurrency was given (flag, variable or .env): the slots stay fixed; otherwise they adapt to latency. */
@@ -131,6 +133,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: 'reports', description: 'Directory the reports are written to' },
   { flag: '--strict', env: 'WIDGET_STRICT', kind: 'bool', key: 'strict',
     default: false, description: 'Fail the run on SHOULD-level violations too' },
+  { flag: '--allow-collection-writes', env: 'WIDGET_ALLOW_COLLECTION_WRITES', kind: 'bool', key: 'allowCollectionWrites', default: false,
+    description: 'Let MAL-5 send PUT and PATCH to /widgets, the collection itself. DESTRUCTIVE on a server that implements them: it may replace or change every widget of the account, widgets the suite did not create and widgets its list hides among them. Without it, MAL-5 judges those methods on the suite\'s own widget only and skips the collection checks, naming this flag' },
   { flag: '--timeout', env: 'WIDGET_TIMEOUT_MS', kind: 'int', key: 'timeoutMs', arg: 'ms', min: 1, unit: 'milliseconds',
     default: 10_000, description: 'Per-request timeout in milliseconds' },
   { flag: '--concurrency', env: 'WIDGET_CONCURRENCY', kind: 'int', key: 'concurrency', arg: 'n', min: 1, max: 64,

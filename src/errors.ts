@@ -139,6 +139,6 @@ export class UnprovenDeleteError extends SuiteError {
  */
 export class CollectionWriteRefused extends SuiteError {
   constructor(readonly method: string) {
-    super(`${method} /widgets not sent: the account held widgets before the run (or they could not all be listed), and a server that took ${method} on the collection for "change them all" would touch widgets the suite did not create`, 'ERR_COLLECTION_WRITE_REFUSED');
+    super(`${method} /widgets not sent without --allow-collection-writes: a server that took ${method} on the collection for "change them all" would touch widgets the suite did not create, ones its list hides too`, 'ERR_COLLECTION_WRITE_REFUSED');
   }
 }

@@ -2,8 +2,10 @@
  * Methods the spec does not define (§4 defines GET and POST on /widgets, GET and DELETE on
  * /widgets/{widgetId}): rule MAL-5. Each must change nothing, and RFC 9110 asks for 405 with
  * an Allow header. DELETE on /widgets is never sent: a server that took it for "delete them
- * all" would destroy widgets the suite did not create; PUT and PATCH on /widgets only into an
- * account that held nothing before the run, for the same reason.
+ * all" would destroy widgets the suite did not create. PUT and PATCH on /widgets only with
+ * --allow-collection-writes, for the same reason: no list proves an account empty (a list may
+ * hide widgets, and another client may create one meanwhile). Without it, MAL-5 is judged on
+ * the suite's own widget's URL (through the ledger's door, as a delete is).
  */
 import { createOrFail, describeDifferences, differingFields, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
@@ -59,14 +61,17 @@ for (const method of ['POST', 'PUT', 'PATCH'] as const) {
 }
 
 /**
- * PUT or PATCH on /widgets, or a skip saying why not: the suite sends them only into an account
- * that held nothing before the run, since a server could apply them to every widget it holds.
+ * PUT or PATCH on /widgets, or a skip saying why not: sent only when the user passed
+ * --allow-collection-writes, since a server could apply them to every widget of the account.
  */
 async function onCollection(t: RuleContext, method: 'PUT' | 'PATCH', body: Json): Promise<ApiResponse> {
+  if (!t.settings.allowCollectionWrites) {
+    return t.skip(`${method} /widgets not sent: a server that implements it may replace or change every widget of the account, a user's and ones its list hides too; --allow-collection-writes (destructive on such a server) lets MAL-5 judge it. ${method} on the suite's own widget is still judged`);
+  }
   try {
-    return await t.api.sendUndefinedMethod(method, undefined, body);
+    return await t.api.sendUndefinedMethod(method, undefined, body, true);
   } catch (error) {
-    if (error instanceof CollectionWriteRefused) return t.skip(`${error.message}; the methods on the suite's own widgets are still judged (use an empty test account to judge the collection too)`);
+    if (error instanceof CollectionWriteRefused) return t.skip(error.message);
     throw error;
   }
 }

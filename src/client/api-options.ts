@@ -27,8 +27,8 @@ export interface CreateOptions {
   readonly auth?: AuthOverride;
   /** The Content-Type header; `null` sends none. Defaults to application/json. */
   readonly contentType?: string | null;
-  /** A raw body sent as it is, instead of the JSON of `body`. */
-  readonly raw?: string;
+  /** A raw body sent as it is, instead of the JSON of `body` (bytes that are not UTF-8 too: FMT-4); `body` still names the create in the journal. */
+  readonly raw?: string | Buffer;
 }
 
 /** What the run hooks into every account's writes. */

@@ -1,13 +1,16 @@
 /**
  * The Widget Service operations (§4) on top of the HTTP client, bound to one account's token.
- * Every create answered 2xx is claimed in the run's ownership ledger, and a delete is sent only
- * with proof from the server that the widget at that id is the suite's own (see ownership.ts).
+ * Every write goes through the ledger's door (door.ts): a create is journalled before it is sent
+ * and claimed when answered 2xx; a delete, or a write to a widget, is sent only right after a
+ * retrieve of the id that proves the widget the suite's own (see ownership.ts and ledger.ts).
  */
 import { CollectionWriteRefused, TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { idText } from '../schema.ts';
-import { DELETE_WITH_PROOF, type ApiResponse, type HttpClient } from '../http/client.ts';
+import type { ApiResponse, HttpClient, WritePass } from '../http/client.ts';
 import { deleteVerdict, type DeleteFacts, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
-import { unsafeSegment, type Ownership } from './ownership.ts';
+import type { Ownership } from './ownership.ts';
+import { unsafeSegment } from './safe-ids.ts';
+import { ledgerFacts, openCreate, retrieveShows, sendProven, type CreateTicket, type ProvenOutcome } from './door.ts';
 import { TokenSource } from './token-source.ts';
 import type { Observation, Unsent } from '../report/profile-facts.ts';
 import type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
@@ -121,20 +124,22 @@ export class WidgetApi {
     const extra: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
-    const kind = this.hooks.observe ? createSituation(raw, contentType) : { situation: 'valid' };
-    // Journalled just before it is sent (not when a refused token keeps it from being sent): a
-    // create whose answer is lost is known to be lost.
-    let key: string | undefined;
+    // Bytes that are not text (FMT-4's) are no situation of the profile's: not observed.
+    const kind = this.hooks.observe && typeof raw !== 'object' ? createSituation(raw ?? '', contentType) : undefined;
+    // Journalled by the door just before it is sent (not when a refused token keeps it from
+    // being sent), whatever the body: a create whose answer is lost is known to be lost.
+    let ticket: CreateTicket | undefined;
     const res = await this.authed(opts.auth, 'POST /widgets', (token) => {
-      key ??= this.ownership.sent(this.account, tagOf(body, this.ownership.isOurs));
-      return this.writing(() => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), body: raw, ...(opts.auth?.query ? { query: opts.auth.query } : {}) }));
+      const door = (ticket ??= openCreate(this.ownership, this.account, tagOf(body, this.ownership.isOurs)));
+      return this.writing(() => door.send('POST', '/widgets', (pass) => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), ...(raw === undefined ? {} : { body: raw }), ...(opts.auth?.query ? { query: opts.auth.query } : {}), pass })));
     });
-    this.observe('create', credentialSituation(opts.auth, this.bearer.slice('Bearer '.length)) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
+    const key = ticket?.key;
+    if (kind) this.observe('create', credentialSituation(opts.auth, this.bearer.slice('Bearer '.length)) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
       const before = this.ownership.get(this.account, id);
       if (before) this.repeats.set(res, before.deleted ? 'reused' : 'collided');
-      this.ownership.claim(this.account, id, key).answeredUnmarked = !this.ownership.isOurs(res.json);
+      this.ownership.claim(this.account, id, key, res.json).answeredUnmarked = !this.ownership.isOurs(res.json);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);
     } else if (!is2xx(res.status) && key !== undefined) {
@@ -163,12 +168,14 @@ export class WidgetApi {
    */
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
-    await this.proveDeletable(id);
-    const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
-    const res = await this.authed(auth, `DELETE ${path}`, (token) =>
-      this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), proof: DELETE_WITH_PROOF })),
+    let situation: string | undefined;
+    const res = await this.authed(auth, `DELETE ${path}`, async (token) =>
+      this.provenWrite(id, 'DELETE', path, (pass) => {
+        situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
+        return this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), pass }));
+      }),
     );
-    this.observe('delete', situation, res, { id });
+    this.observe('delete', situation ?? 'valid', res, { id });
     if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
     return res;
   }
@@ -199,15 +206,20 @@ export class WidgetApi {
     // What the writes just drained may have taught the ledger (an id given twice) is asked again first.
     const drained = deleteVerdict(this.secondDeleteFacts(id, 'absent', true));
     if (!drained.send) return { notSent: drained.reason };
-    const shown = await this.retrieve(id);
-    const retrieve: RetrieveShows = shown.status === 404 || shown.status === 410 ? 'absent' : is2xx(shown.status) && idOf(shown.json) === id ? (this.ownership.isOurs(shown.json) ? 'marked' : 'unmarked') : 'unknown';
-    const verdict = deleteVerdict(this.secondDeleteFacts(id, retrieve, true));
-    if (!verdict.send) return { notSent: verdict.reason };
     const situation = idSituation(this.ownership, this.account, id);
-    // Not through `writing`: this is the window's own write, the one it holds every other back for.
-    const response = await this.authed(undefined, `DELETE ${path}`, (token) => this.http.request('DELETE', path, { headers: this.headers(undefined, {}, token), proof: DELETE_WITH_PROOF }));
-    this.observe('delete', situation, response, { id });
-    return { response };
+    // Through the door like every write: its retrieve (only 404 or 410 counts as nothing there),
+    // the rule with the second delete's facts, then the DELETE in the same turn. Not through
+    // `writing`: this is the window's own write, the one it holds every other back for.
+    try {
+      const response = await this.authed(undefined, `DELETE ${path}`, (token) =>
+        this.provenWrite(id, 'DELETE', path, (pass) => this.http.request('DELETE', path, { headers: this.headers(undefined, {}, token), pass }), true),
+      );
+      this.observe('delete', situation, response, { id });
+      return { response };
+    } catch (error) {
+      if (error instanceof UnprovenDeleteError) return { notSent: error.reason };
+      throw error;
+    }
   }
 
   private secondDeleteFacts(id: string, retrieve: RetrieveShows, quiet: boolean): DeleteFacts {
@@ -230,77 +242,81 @@ export class WidgetApi {
     }
   }
 
-  /** What a retrieve with this account's token shows at the id now (the latest retrieve's, when nothing has been seen since). */
+  /** What a retrieve with this account's token shows at the id now, read by the door (door.ts retrieveShows): never an earlier proof. */
   private async shows(id: string): Promise<RetrieveShows> {
-    if (this.ownership.proven(this.account, id)) return 'marked';
-    const res = await this.retrieve(id);
-    if (is4xx(res.status)) return 'absent';
-    if (!is2xx(res.status) || idOf(res.json) !== id) return 'unknown';
-    return this.ownership.isOurs(res.json) ? 'marked' : 'unmarked';
+    return retrieveShows(this.ownership, this.account, id, await this.retrieve(id));
   }
 
   /**
-   * A method the spec does not define (MAL-5) on /widgets, or on a widget proven the suite's own
-   * (as for a delete): sent as a write, since a faulty server may act on it, and any id a 2xx
-   * answer names is claimed for the cleanup.
+   * A method the spec does not define (MAL-5) on a widget proven the suite's own (as for a
+   * delete, through the door), or on /widgets only when the run was given
+   * --allow-collection-writes (`collectionWrites`): sent as a write, since a faulty server may
+   * act on it. On the collection it is journalled like a create, and any id a 2xx answer names
+   * is claimed for the cleanup.
    */
-  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown): Promise<ApiResponse> {
-    const path = id === undefined ? '/widgets' : this.widgetPath(id, method);
-    if (id !== undefined) await this.proveDeletable(id);
-    // On the collection, a server could take PUT or PATCH for "replace or change them all": sent
-    // only into an account that held nothing before the run (a complete inventory walk said so).
-    else if (!this.ownership.heldNothingBefore(this.account)) throw new CollectionWriteRefused(method);
-    const res = await this.authed(undefined, `${method} ${path}`, (token) =>
-      this.writing(() => this.http.request(method, path, { headers: this.headers(undefined, { 'content-type': 'application/json' }, token), body: JSON.stringify(body) })),
-    );
+  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown, collectionWrites = false): Promise<ApiResponse> {
+    const headers = (token: string): Record<string, string> => this.headers(undefined, { 'content-type': 'application/json' }, token);
+    if (id !== undefined) {
+      const path = this.widgetPath(id, method);
+      return this.authed(undefined, `${method} ${path}`, (token) => this.provenWrite(id, method, path, (pass) => this.writing(() => this.http.request(method, path, { headers: headers(token), body: JSON.stringify(body), pass }))));
+    }
+    // On the collection, a server could take PUT or PATCH for "replace or change them all", and
+    // no list proves an account empty (a list may hide widgets): only on the user's word.
+    if (!collectionWrites) throw new CollectionWriteRefused(method);
+    let ticket: CreateTicket | undefined;
+    const res = await this.authed(undefined, `${method} /widgets`, (token) => {
+      const door = (ticket ??= openCreate(this.ownership, this.account, tagOf(body, this.ownership.isOurs)));
+      return this.writing(() => door.send(method, '/widgets', (pass) => this.http.request(method, '/widgets', { headers: headers(token), body: JSON.stringify(body), pass })));
+    });
     const made = is2xx(res.status) ? idOf(res.json) : undefined;
-    if (made !== undefined && made !== id) this.ownership.claim(this.account, made);
+    if (made !== undefined) this.ownership.claim(this.account, made, ticket?.key, res.json);
+    else if (!is2xx(res.status) && ticket) this.ownership.refused(this.account, ticket.key, res.status);
     return res;
   }
 
-  /** True when the server shows, now, the suite's marker at the id in this account. */
+  /** True when the server shows, now, the suite's marker at the id in this account (a fresh retrieve). */
   async provenNow(id: string): Promise<boolean> {
     return (await this.shows(id)) === 'marked';
   }
 
-  /** True when this account's own create answered the id and the delete rule would let this account delete it now. */
+  /** True when this account's own create answered the id and the delete rule would let this account delete it now (a fresh retrieve). */
   async deletableHere(id: string): Promise<boolean> {
     if (!this.ownership.journalled(this.account, id)) return false;
-    return deleteVerdict(await this.facts(id)).send;
-  }
-
-  private async facts(id: string): Promise<Parameters<typeof deleteVerdict>[0]> {
-    return {
-      journalled: this.ownership.journalled(this.account, id),
-      preExisting: this.ownership.preExisting(this.account, id),
-      contradiction: this.ownership.contradiction(this.account, id),
-      retrieve: await this.shows(id),
-      createdUnmarked: this.ownership.get(this.account, id)?.answeredUnmarked === true,
-      absentHereProvenElsewhere: false,
-      ...(this.ownership.sweepCandidates ? { sweep: { listedOnlyMarked: this.ownership.sweepCandidates.get(this.account)?.has(id) ?? false } } : {}),
-    };
+    return deleteVerdict(ledgerFacts(this.ownership, this.account, id, await this.shows(id))).send;
   }
 
   /**
-   * The delete rule (ledger.ts deleteVerdict) applied to the id for this account's token: sent
-   * only for an id journalled here, not in the inventory, free of contradictions, whose retrieve
-   * shows the marker; or, when it names nothing here, one made up by the suite or passing the
-   * same rule in the account whose create answered it. Otherwise UnprovenDeleteError.
+   * A write to one widget through the door (door.ts sendProven): a fresh retrieve of the id in
+   * the id's turn, the delete rule (ledger.ts deleteVerdict) on it and the ledger's facts, then
+   * the write at once. When this account shows nothing at the id (or the marked widget of an id
+   * another account's create answered), the rule may rest on that account's own fresh proof, or
+   * on the id being one the suite made up. Otherwise UnprovenDeleteError and nothing is sent.
    */
-  private async proveDeletable(id: string): Promise<void> {
-    let facts = await this.facts(id);
-    const otherAccounts = facts.retrieve === 'absent' || (facts.retrieve === 'marked' && !facts.journalled);
-    if (otherAccounts && !facts.preExisting && facts.contradiction === undefined) {
-      let elsewhere = facts.retrieve === 'absent' && this.ownership.isMadeUp(id);
-      for (const account of this.ownership.claimants(id)) {
-        const peer = account === this.account ? undefined : this.peers.get(account);
-        if (!elsewhere && peer) elsewhere = await peer.deletableHere(id);
-      }
-      facts = { ...facts, absentHereProvenElsewhere: elsewhere };
-    }
-    const verdict = deleteVerdict(facts);
-    if (verdict.send) return;
-    throw new UnprovenDeleteError(`DELETE /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${verdict.reason}`, verdict.reason, verdict.broken);
+  private async provenWrite(id: string, method: string, path: string, send: (pass: WritePass) => Promise<ApiResponse>, again = false): Promise<ApiResponse> {
+    const outcome: ProvenOutcome = await sendProven(this.ownership, {
+      account: this.account,
+      id,
+      method,
+      path,
+      retrieve: () => this.retrieve(id),
+      ...(again ? { strictAbsent: true } : {}),
+      extra: async (shows, base) => {
+        // The second delete's exception (removeAgain) rests on facts of its own, never on another account.
+        if (again) return { again: this.secondDeleteFacts(id, shows, true).again! };
+        const otherAccounts = shows === 'absent' || (shows === 'marked' && !base.journalled);
+        if (!otherAccounts || base.preExisting || base.contradiction !== undefined) return {};
+        let elsewhere = shows === 'absent' && this.ownership.isMadeUp(id);
+        for (const account of this.ownership.claimants(id)) {
+          const peer = account === this.account ? undefined : this.peers.get(account);
+          if (!elsewhere && peer) elsewhere = await peer.deletableHere(id);
+        }
+        return { absentHereProvenElsewhere: elsewhere };
+      },
+      send,
+    });
+    if ('response' in outcome) return outcome.response;
+    const { reason, broken } = outcome.refused;
+    throw new UnprovenDeleteError(`${method} /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken);
   }
 
   /**

@@ -23,7 +23,7 @@ export type JournalEntry =
   /** A create about to be sent (`key` pairs it with its outcome), with the name it carries. */
   | { readonly kind: 'sent'; readonly account: string; readonly key: string; readonly tag?: string }
   /** The create answered 2xx with this id: the widget is the run's to delete, given proof. */
-  | { readonly kind: 'created'; readonly account: string; readonly key: string; readonly id: string }
+  | { readonly kind: 'created'; readonly account: string; readonly key: string; readonly id: string; readonly name?: string; readonly created_at?: string }
   /** The create was answered without creating anything (a non-2xx status). */
   | { readonly kind: 'refused'; readonly account: string; readonly key: string; readonly status: number }
   /** A delete with the account's own token answered 2xx, or a retrieve found the widget gone after one. */
@@ -172,7 +172,9 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
 }
 
 /** What a retrieve with the deleting account's own token showed at the id, just before the delete. */
-export type RetrieveShows = 'marked' | 'unmarked' | 'absent' | 'unknown';
+export type RetrieveShows = 'marked' | 'unmarked' | 'absent' | 'unknown'
+  /** This run's marker at the id, but not the widget the create answered (another created_at or name): another of the run's widgets, or one given the id since. */
+  | 'another';
 
 /** Everything the delete rule looks at, for one id and the account whose token would send the DELETE. */
 export interface DeleteFacts {
@@ -186,6 +188,18 @@ export interface DeleteFacts {
   readonly retrieve: RetrieveShows;
   /** The create that answered the id already showed the widget without the run marker. */
   readonly createdUnmarked?: boolean;
+  /**
+   * A write to the id went out earlier in this run (or a run whose journal this is) and its
+   * answer was lost: the server may have acted on it and given the id to another widget since,
+   * which no later retrieve can tell from ours for sure. Nothing is sent to the id again.
+   */
+  readonly lostWrite?: string;
+  /**
+   * An id the run saw in this account that is not its own and equals this one under the
+   * normalisations servers apply to ids (safe-ids.ts idKey): a router that normalises ids would
+   * take the write to that widget. Nothing is sent.
+   */
+  readonly lookalike?: string;
   /**
    * For a delete checking that another account's widget cannot be deleted (the id absent in this
    * account, or shown here with the marker by a server that ignores accounts on retrieve): the id
@@ -260,6 +274,8 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
       ...(f.journalled ? { broken: 'CRUD-3' } : {}),
     };
   }
+  if (f.lostWrite !== undefined) return { send: false, reason: `${f.lostWrite}: the server may have acted on it and given the id to another widget, so nothing is sent to this id again` };
+  if (f.lookalike !== undefined) return { send: false, reason: `the id equals ${JSON.stringify(f.lookalike.slice(0, 80))}, an id of a widget that is not the run's, under the normalisations servers apply to ids (case, Unicode forms, white space, trailing slashes, leading zeros, "+"): a router that normalises ids could take the write there, so nothing is sent to it` };
   if (f.contradiction !== undefined) return { send: false, reason: `the server contradicted itself about this id (${f.contradiction}): never deleted`, broken: 'CRUD-4' };
   if (f.again) return secondDeleteVerdict(f, f.again);
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
@@ -279,5 +295,7 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
       return { send: false, reason: 'a retrieve finds nothing at this id: nothing to delete' };
     case 'unknown':
       return { send: false, reason: 'a retrieve at this id did not answer with the widget: not proven the suite\'s own, not deleted', broken: 'CRUD-4' };
+    case 'another':
+      return { send: false, reason: 'a retrieve shows the run marker at this id, but not the widget its create answered (another created_at or name): not proven the same widget, not deleted', broken: 'CRUD-4' };
   }
 }

@@ -6,6 +6,7 @@
  * what could not be deleted is reported by id at the end of the run.
  */
 import { Journal, journalFacts, type JournalEntry, type JournalFacts, type LostCreate } from './ledger.ts';
+import { idKey } from './safe-ids.ts';
 
 /** What the latest retrieve with the account's own token showed at an id (a list entry is never proof). */
 export type Sighting =
@@ -41,7 +42,30 @@ export interface Claim {
   answeredUnmarked?: boolean;
   /** A retrieve or list entry showed the id without the marker (since the last create or delete of it). */
   seenUnmarked?: boolean;
+  /** The widget as the create answered it (journalled): a retrieve must show the same to prove the widget at the id is this one (door.ts retrieveShows). */
+  answered?: Answered;
 }
+
+/** What a create answered, kept to tell its widget from another at the same id. */
+export interface Answered {
+  readonly name?: string;
+  readonly createdAt?: string;
+}
+
+/** Names longer than this are not kept (the created_at and the marker still tell the widget). */
+const MAX_ANSWERED_NAME = 4096;
+
+/** The name and created_at of a create's answer, as kept in the ledger and journal. */
+export function answeredOf(json: unknown): Answered {
+  const { name, created_at: createdAt } = (json !== null && typeof json === 'object' ? json : {}) as { name?: unknown; created_at?: unknown };
+  return {
+    ...(typeof name === 'string' && name.length <= MAX_ANSWERED_NAME ? { name } : {}),
+    ...(typeof createdAt === 'string' && createdAt.length <= 100 ? { createdAt } : {}),
+  };
+}
+
+/** How a lost write is journalled: as a contradiction entry (never deleted) whose reason starts so. */
+const LOST_WRITE = 'a write to this id lost its answer: ';
 
 /** A widget the run could not delete (or could not prove its own), for the reports. */
 export interface Leftover {
@@ -50,28 +74,7 @@ export interface Leftover {
   readonly reason: string;
 }
 
-/** The longest id the suite puts in a path: a server's id is untrusted input. */
-export const MAX_ID_LENGTH = 1024;
-
-/**
- * Why an id cannot be sent as one path segment, or undefined when it can. An id goes into a
- * path percent-encoded; one that URL normalisation would still change (`.` and `..` are
- * resolved away, so `/widgets/.` is the collection) or that cannot be encoded (a lone
- * surrogate) must never be sent: the request would act on another resource.
- */
-export function unsafeSegment(id: string): string | undefined {
-  if (id === '') return 'the id is empty';
-  if (id.length > MAX_ID_LENGTH) return `the id is longer than ${MAX_ID_LENGTH} characters`;
-  let encoded: string;
-  try {
-    encoded = encodeURIComponent(id);
-  } catch {
-    return 'the id is not well-formed Unicode (a lone surrogate)';
-  }
-  const base = new URL('http://suite.invalid/widgets/');
-  if (new URL(encoded, base).pathname !== `${base.pathname}${encoded}`) return 'URL normalisation would change the path (a "." or ".." segment)';
-  return undefined;
-}
+export { MAX_ID_LENGTH, unsafeSegment } from './safe-ids.ts';
 
 /** The text with its ASCII letters in lower case (ids are compared so, never Unicode-folded). */
 function asciiLower(text: string): string {
@@ -94,6 +97,10 @@ export class Ownership {
   private readonly unmarked = new Map<string, Set<string>>();
   /** Creates sent whose answer has not (yet) said what they made, by key. */
   private readonly pending = new Map<string, LostCreate>();
+  /** Ids a write went out to whose answer was lost, with why: nothing is sent to them again. */
+  private readonly lostWrites = new Map<string, string>();
+  /** Per account, the idKey of every id the run saw that is not journalled as its own (inventory, lists, retrieves), with one such id. */
+  private readonly foreignKeys = new Map<string, Map<string, string>>();
   private sequence = 0;
   private readonly keyPrefix = Math.random().toString(36).slice(2, 10);
 
@@ -151,7 +158,50 @@ export class Ownership {
   private addInventory(account: string, ids: Iterable<string>): void {
     let set = this.inventory.get(account);
     if (!set) this.inventory.set(account, (set = new Set()));
-    for (const id of ids) set.add(id);
+    for (const id of ids) {
+      set.add(id);
+      this.sawForeign(account, id);
+    }
+  }
+
+  /** Remembers the idKey of an id seen that is not the run's own (bounded like the unmarked ids). */
+  private sawForeign(account: string, id: string): void {
+    let keys = this.foreignKeys.get(account);
+    if (!keys) this.foreignKeys.set(account, (keys = new Map()));
+    if (keys.size >= MAX_UNMARKED_REMEMBERED) return;
+    const key = idKey(id);
+    if (!keys.has(key)) keys.set(key, id);
+  }
+
+  /**
+   * An id the run saw in the account that is not journalled as its own and differs from this
+   * one, yet equals it under the normalisations servers apply to ids (safe-ids.ts idKey): a
+   * router that normalises would take a request for this id to that widget.
+   */
+  lookalike(account: string, id: string): string | undefined {
+    const other = this.foreignKeys.get(account)?.get(idKey(id));
+    return other === undefined || other === id || this.journalled(account, other) ? undefined : other;
+  }
+
+  /** The create's answer for the id: this account's claim, else the claim of the account whose create answered it. */
+  answered(account: string, id: string): Answered | undefined {
+    const own = this.get(account, id);
+    if (own) return own.answered;
+    for (const other of this.claimants(id)) return this.get(other, id)?.answered;
+    return undefined;
+  }
+
+  /** Why nothing may be sent to the id again (a write to it lost its answer), if so. */
+  lostWrite(id: string): string | undefined {
+    return this.lostWrites.get(id);
+  }
+
+  /** Records (and journals) that a write to the id went out and its answer was lost: nothing is sent to it again. */
+  writeLost(account: string, id: string, why: string): void {
+    if (this.lostWrites.has(id)) return;
+    this.lostWrites.set(id, why);
+    this.journal.append({ kind: 'contradiction', account, id, why: `${LOST_WRITE}${why}` });
+    this.failed(account, id, why);
   }
 
   /** True when the id was in the account's inventory: it existed before the run's first create. */
@@ -163,7 +213,12 @@ export class Ownership {
   load(facts: JournalFacts): void {
     for (const [account, ids] of facts.inventory) this.addInventory(account, ids);
     for (const [account, ids] of facts.live) for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
-    for (const [account, map] of facts.contradictions) for (const [id, why] of map) this.remember(account, id, why);
+    for (const [account, map] of facts.contradictions) {
+      for (const [id, why] of map) {
+        if (why.startsWith(LOST_WRITE)) this.lostWrites.set(id, why.slice(LOST_WRITE.length));
+        else this.remember(account, id, why);
+      }
+    }
     for (const [i, lost] of facts.lost.entries()) this.pending.set(`journal-${i}`, lost);
     for (const [i, reused] of facts.reused.entries()) this.pending.set(`journal-reused-${i}`, { ...reused, reused: true });
   }
@@ -171,7 +226,11 @@ export class Ownership {
   /** Replays journal entries into the ledger (see load). */
   loadEntries(entries: readonly JournalEntry[]): void {
     this.load(journalFacts(entries));
-    for (const e of entries) if (e.kind === 'inventory' && e.complete && e.ids.length === 0) this.emptyAtStart.add(e.account);
+    for (const e of entries) {
+      if (e.kind === 'inventory' && e.complete && e.ids.length === 0) this.emptyAtStart.add(e.account);
+      const claim = e.kind === 'created' ? this.get(e.account, e.id) : undefined;
+      if (claim && e.kind === 'created') claim.answered = { ...(e.name === undefined ? {} : { name: e.name }), ...(e.created_at === undefined ? {} : { createdAt: e.created_at }) };
+    }
   }
 
   /** Journals a create about to be sent; the key pairs it with its outcome (created / refused). */
@@ -194,9 +253,10 @@ export class Ownership {
   }
 
   /** Records an id a create answered 2xx with (journalled before anything else is sent): a claim, not yet proof. */
-  claim(account: string, id: string, key?: string): Claim {
+  claim(account: string, id: string, key?: string, answer?: unknown): Claim {
+    const answered = answer === undefined ? undefined : answeredOf(answer);
     if (key !== undefined) {
-      this.journal.append({ kind: 'created', account, key, id });
+      this.journal.append({ kind: 'created', account, key, id, ...(answered?.name === undefined ? {} : { name: answered.name }), ...(answered?.createdAt === undefined ? {} : { created_at: answered.createdAt }) });
       this.pending.delete(key);
     }
     const claims = this.of(account);
@@ -224,9 +284,10 @@ export class Ownership {
       delete existing.sighting;
       delete existing.seenMarked;
       delete existing.seenUnmarked;
+      if (answered !== undefined) existing.answered = answered;
       return existing;
     }
-    const claim: Claim = { account, id, deleted: false, creates: 1 };
+    const claim: Claim = { account, id, deleted: false, creates: 1, ...(answered === undefined ? {} : { answered }) };
     claims.set(id, claim);
     return claim;
   }
@@ -287,6 +348,7 @@ export class Ownership {
     const claim = this.get(account, id);
     if (marked && this.preExisting(account, id)) this.contradict(account, id, `a ${via} shows the run marker at an id the account held before the run`);
     if (!claim) {
+      this.sawForeign(account, id);
       if (!marked) {
         let set = this.unmarked.get(account);
         if (!set) this.unmarked.set(account, (set = new Set()));
@@ -309,12 +371,6 @@ export class Ownership {
   sawAbsent(account: string, id: string): void {
     const claim = this.get(account, id);
     if (claim) claim.sighting = 'absent';
-  }
-
-  /** True when the latest retrieve of the id in the account showed the marker (and nothing since showed it without). */
-  proven(account: string, id: string): boolean {
-    const claim = this.get(account, id);
-    return claim?.sighting === 'marked' && claim.seenUnmarked !== true;
   }
 
   /** How many creates in the account answered with this id (0 when none did). */

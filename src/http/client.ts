@@ -116,10 +116,34 @@ export interface ClientOptions {
 }
 
 /**
- * Carried by a DELETE that WidgetApi.remove proved safe (see ownership.ts): a DELETE without
- * it is refused before it is sent, so no code path can delete on a server's word alone.
+ * A pass for one write (POST, PUT, PATCH, DELETE or any method but GET, HEAD and OPTIONS): an
+ * object only the ownership ledger's door (client/door.ts) mints, just after it journalled the
+ * create or proved the widget the suite's own, for one method and one path. The HTTP layer
+ * cannot tell a pass from any other object by itself: the door installs the one check
+ * (installWriteGate) when it is loaded, and a write without a pass it accepts is refused before
+ * anything is sent.
  */
-export const DELETE_WITH_PROOF: unique symbol = Symbol('delete-with-proof-of-ownership');
+export interface WritePass {
+  readonly __writePass: never;
+}
+
+/** Decides whether a pass lets one write go out (the door's check: see installWriteGate). */
+export type WriteGate = (pass: WritePass | undefined, method: string, path: string) => boolean;
+
+let writeGate: WriteGate | undefined;
+
+/**
+ * Installs the one check every write's pass must pass; a second install throws, so no module
+ * can replace the door's check with a looser one (test/unit/client/door.test.ts scans the
+ * sources for any other caller).
+ */
+export function installWriteGate(gate: WriteGate): void {
+  if (writeGate !== undefined) throw new Error('the write gate is installed once, by the ownership ledger\'s door (client/door.ts)');
+  writeGate = gate;
+}
+
+/** Methods that change nothing (RFC 9110 §9.2.1): sent without a pass. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface RequestOptions {
   /** Query parameters, appended in order. */
@@ -128,8 +152,8 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** A raw body, sent as it is. */
   readonly body?: string | Buffer;
-  /** Required on a DELETE: see DELETE_WITH_PROOF. */
-  readonly proof?: typeof DELETE_WITH_PROOF;
+  /** Required on every method but GET, HEAD and OPTIONS: see WritePass. */
+  readonly pass?: WritePass;
   /**
    * A body over the cap is answered with the prefix read (flagged `truncated`) instead of a
    * TransportError: a list page can still be judged from it (json-prefix.ts counts its items).
@@ -225,7 +249,10 @@ export class HttpClient {
 
   /** Sends one request; retries 429 (and 503 with Retry-After) within the budget. Throws only SuiteErrors. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
-    if (method === 'DELETE' && opts.proof !== DELETE_WITH_PROOF) throw new Error('a DELETE goes through WidgetApi.remove, which proves the widget is the suite\'s own');
+    // Checked before anything else, so nothing leaves without the door's pass (the pass is spent here).
+    if (!SAFE_METHODS.has(method) && !(writeGate?.(opts.pass, method, path) ?? false)) {
+      throw new Error(`${method} ${path.slice(0, 80)} refused before it was sent: a write goes out only through the ownership ledger's door (client/door.ts), which journals a create and proves a widget the suite's own first`);
+    }
     const url = this.url(path, opts.query);
     // The whole exchange, retries and waits included, holds one slot. Every attempt passes the
     // pacer: while the server's pause runs no request goes out (a 429 asks the client, not one

@@ -76,7 +76,7 @@ describe.concurrent('the suite', () => {
         const load = setting.load ? busyProcesses(2) : undefined;
         let run;
         try {
-          run = await runAgainst(fault.make(), [...(fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES), ...setting.args]);
+          run = await runAgainst(fault.make(), [...(fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES), ...(fault.args ?? []), ...setting.args]);
         } finally {
           load?.stop();
         }

@@ -8,7 +8,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, type RequestOptions } from '../../src/http/client.ts';
+import { HttpClient, installWriteGate, type RequestOptions, type WritePass } from '../../src/http/client.ts';
+
+// The HTTP layer and curl replay alone, without the ownership ledger's door (client/door.ts):
+// this file's module instance gets a gate that lets any write out.
+installWriteGate(() => true);
+const PASS = {} as WritePass;
 import type { Exchange } from '../../src/http/exchange.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { swapAsciiCase, type TokenVariable } from '../../src/http/sent-credential.ts';
@@ -70,7 +75,7 @@ function runSh(command: string, env: Record<string, string>): Promise<{ code: nu
 /** Sends a request with the client, then replays its curl command: returns both receptions and the command. */
 async function sendAndReplay(http: HttpClient, method: string, path: string, opts: RequestOptions, env: Record<string, string> = { WIDGET_TOKEN: TOKEN, WIDGET_SECOND_TOKEN: SECOND }): Promise<{ sent: Received; replayed: Received; command: string; exchange: Exchange }> {
   received.length = 0;
-  const res = await http.request(method, path, opts);
+  const res = await http.request(method, path, { ...opts, pass: PASS });
   const command = curlCommand(res.exchange);
   const run = await runSh(command, env);
   expect(run.code, `${command}\n${run.stderr}`).toBe(0);
@@ -190,7 +195,7 @@ describe('curl replay commands', () => {
   it('a cut body is replayed as recorded, with a note that it is not the body the suite sent', async () => {
     const http = client(BOTH);
     received.length = 0;
-    const res = await http.request('POST', '/widgets', { body: 'x'.repeat(10_000), headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await http.request('POST', '/widgets', { body: 'x'.repeat(10_000), headers: { authorization: `Bearer ${TOKEN}` }, pass: PASS });
     expect(res.exchange.request.bodyExact).toBe(false);
     expect(curlCommand(res.exchange)).toMatch(/^# the body is the recorded one/m);
     await http.close();

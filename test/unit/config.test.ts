@@ -45,6 +45,7 @@ describe('defaults', () => {
     expect(c).toMatchObject({
       reportDir: 'reports',
       strict: false,
+      allowCollectionWrites: false,
       timeoutMs: 10_000,
       concurrency: 4,
       concurrencyGiven: false,
@@ -149,6 +150,7 @@ describe('flags', () => {
       '--second-token', SECOND,
       '--report-dir', 'out',
       '--strict',
+      '--allow-collection-writes',
       '--timeout', '1',
       '--concurrency', '64',
       '--seed', '-5',
@@ -173,6 +175,7 @@ describe('flags', () => {
       secondToken: SECOND,
       reportDir: 'out',
       strict: true,
+      allowCollectionWrites: true,
       timeoutMs: 1,
       concurrency: 64,
       concurrencyGiven: true,
@@ -216,6 +219,13 @@ describe('flags', () => {
 });
 
 describe('booleans', () => {
+  it('takes --allow-collection-writes from the flag or WIDGET_ALLOW_COLLECTION_WRITES, off by default', () => {
+    expect(resolve([]).allowCollectionWrites).toBe(false);
+    expect(resolve(['--allow-collection-writes']).allowCollectionWrites).toBe(true);
+    expect(resolve([], { WIDGET_ALLOW_COLLECTION_WRITES: 'yes' }).allowCollectionWrites).toBe(true);
+    expect(resolve(['--allow-collection-writes=false'], { WIDGET_ALLOW_COLLECTION_WRITES: '1' }).allowCollectionWrites).toBe(false);
+  });
+
   it('accepts bare --strict and --strict=true|false', () => {
     expect(resolve(['--strict']).strict).toBe(true);
     expect(resolve(['--strict=true']).strict).toBe(true);

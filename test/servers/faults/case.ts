@@ -31,6 +31,8 @@ export interface FaultCase {
    * exact set too.
    */
   readonly timing?: string;
+  /** Options the fault's self-test needs beside the setting's (e.g. --allow-collection-writes for a fault only a collection write shows). */
+  readonly args?: readonly string[];
   make(): TestServer;
 }
 

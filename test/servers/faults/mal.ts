@@ -106,6 +106,8 @@ export const MAL_FAULTS: readonly FaultCase[] = [
   {
     name: 'put-on-collection-creates', rule: 'MAL-5',
     description: 'treats PUT and PATCH on /widgets as a create',
+    // Only a write to the collection shows it, and the suite sends one only when told to.
+    args: ['--allow-collection-writes'],
     make: () => serve(new (class extends ReferenceService {
       protected override async dispatch(req: IncomingMessage): Promise<Reply> {
         if ((req.url ?? '/').split('?', 1)[0] === '/v1/widgets' && (req.method === 'PUT' || req.method === 'PATCH')) return this.create(this.authenticate(req), req);

@@ -125,15 +125,14 @@ describe('a delete is sent only with proof from the server', () => {
     const { api, requests } = await scripted({ w9: { id: 'w9', name: 'the user\'s' } }, { id: 'w9', name: `${MARKER} CRUD-1 9` });
     await api.create({ name: `${MARKER} CRUD-1 9` });
     api.ownership.saw('primary', 'w9', { id: 'w9', name: `${MARKER} CRUD-1 9` }, 'list');
-    expect(api.ownership.proven('primary', 'w9')).toBe(false);
     await expect(api.remove('w9')).rejects.toBeInstanceOf(UnprovenDeleteError);
     expect(requests.filter((r) => r.startsWith('GET /v1/widgets/w9'))).toHaveLength(1);
     expect(deletes(requests)).toEqual([]);
   });
 
-  it('a DELETE cannot be sent around WidgetApi.remove', async () => {
+  it('a DELETE cannot be sent around the ledger\'s door', async () => {
     const { api, requests } = await scripted({}, {});
-    await expect(api.http.request('DELETE', '/widgets/x')).rejects.toThrow(/WidgetApi.remove/);
+    await expect(api.http.request('DELETE', '/widgets/x')).rejects.toThrow(/only through the ownership ledger's door/);
     expect(requests).toEqual([]);
   });
 });
@@ -149,7 +148,7 @@ describe('ids as path segments', () => {
     expect(unsafeSegment(id)).toContain(why);
   });
 
-  it.each(['w1', 'a.b', '...', '%2e', '%2e%2e', 'a/b', '../x', '?x#y', ' ', 'ünï', '😀'])('%j is one safe segment', (id) => {
+  it.each(['w1', 'a.b', '...', 'ünï', '😀', 'a b', '50%', 'x%zz'])('%j is one safe segment', (id) => {
     expect(unsafeSegment(id)).toBeUndefined();
   });
 });

@@ -71,12 +71,13 @@ async function scripted(script: Script = {}, hooks: Partial<ApiHooks> = {}): Pro
           await script.holdCreates.release.promise;
         }
         const given = script.reuse && freed.length ? freed.pop()! : `w${next++}`;
-        const w = { id: given, name: (JSON.parse(body) as { name: string }).name };
+        // created_at is kept with the widget: a retrieve shows it as the create answered it (the door compares them).
+        const w = { id: given, name: (JSON.parse(body) as { name: string }).name, created_at: new Date().toISOString() };
         widgets.set(given, w);
-        return json(201, { ...w, created_at: new Date().toISOString() });
+        return json(201, w);
       }
       const w = widgets.get(id);
-      if (req.method === 'GET') return w ? json(200, { ...w, created_at: '2026-01-01T00:00:00Z' }) : json(script.absentStatus ?? 404, { code: 'not_found', message: 'no such widget' });
+      if (req.method === 'GET') return w ? json(200, { created_at: '2026-01-01T00:00:00Z', ...w }) : json(script.absentStatus ?? 404, { code: 'not_found', message: 'no such widget' });
       if (req.method === 'DELETE') {
         if (!w) return json(404, { code: 'not_found', message: 'no such widget' });
         widgets.delete(id);

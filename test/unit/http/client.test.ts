@@ -10,7 +10,12 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../../src/errors.ts';
 import { RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
-import { ADAPTIVE_MAX_SLOTS, DELETE_WITH_PROOF, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../../src/http/client.ts';
+import { ADAPTIVE_MAX_SLOTS, HttpClient, IDLE_KEEP_ALIVE_MS, installWriteGate, parseJsonBody, parseRetryAfter, type ClientOptions, type WritePass } from '../../../src/http/client.ts';
+
+// The HTTP layer is tested here without the ownership ledger's door (client/door.ts, which
+// installs the real gate): this file's module instance gets a gate that lets any write out.
+installWriteGate(() => true);
+const PASS = {} as WritePass;
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -292,7 +297,7 @@ describe('HttpClient: compressed bodies', () => {
 
   it('takes an empty body labelled gzip (a 204) as empty, not as corrupt', async () => {
     const srv = await serve((_req, res) => res.writeHead(204, { 'content-encoding': 'gzip' }).end());
-    const res = await client(srv.url).request('DELETE', '/widgets/w1', { proof: DELETE_WITH_PROOF });
+    const res = await client(srv.url).request('DELETE', '/widgets/w1', { pass: PASS });
     expect(res.status).toBe(204);
     expect(res.jsonError).toBe('the body is empty');
   });
@@ -368,7 +373,7 @@ describe('HttpClient: lost keep-alive connections', { timeout: 10_000 }, () => {
 
   it.each(['POST', 'DELETE'])('a %s whose connection is reset is not sent again: it may have been applied', async (method) => {
     const srv = await resetting(1);
-    const error = await rejectionOf(client(srv.url).request(method, '/widgets', { body: '{}', proof: DELETE_WITH_PROOF }));
+    const error = await rejectionOf(client(srv.url).request(method, '/widgets', { body: '{}', pass: PASS }));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toContain(`connection reset or closed before a complete response (not retried: the ${method} may have been applied before the connection was lost)`);
     expect(srv.received).toHaveLength(1);

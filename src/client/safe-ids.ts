@@ -1,0 +1,136 @@
+/**
+ * Ids that are safe to send. A server's id is untrusted input, and a server's router may decode
+ * and normalise a path before it finds the widget: the suite sends an id in a path only when it
+ * is one path segment under every decoding a server may apply (unsafeSegment), and deletes it
+ * only when no id the run saw that is not its own equals it under the normalisations servers
+ * apply to ids (idKey). Either way the id is left and listed with the reason: a risky-looking
+ * id is not a finding by itself.
+ */
+
+/** The longest id the suite puts in a path: a server's id is untrusted input. */
+export const MAX_ID_LENGTH = 1024;
+
+/** Percent-decodings applied at most (a server decoding more often than this is not told apart: the id is refused). */
+const MAX_DECODINGS = 8;
+
+/** C0 and C1 controls, DEL, and the format characters routers and terminals drop or act on (bidi, zero-width, BOM). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/u;
+
+/** Characters that end or split a path segment once a server has decoded the path before routing it. */
+const SEGMENT_BREAKS = /[/\\?#;]/;
+
+/** A lone surrogate: text no UTF-8 encoder can write. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** One percent-decoding as a lenient server applies it: every %XX read as a byte, the bytes read as UTF-8 (bad bytes as U+FFFD). */
+function percentDecodeOnce(text: string): string {
+  if (!/%[0-9a-f]{2}/i.test(text)) return text;
+  const bytes: number[] = [];
+  const out: string[] = [];
+  const flush = (): void => {
+    if (bytes.length) out.push(Buffer.from(bytes).toString('utf8'));
+    bytes.length = 0;
+  };
+  for (let i = 0; i < text.length; ) {
+    const hex = text.slice(i + 1, i + 3);
+    if (text[i] === '%' && /^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 3;
+    } else {
+      flush();
+      const cp = text.codePointAt(i)!;
+      out.push(String.fromCodePoint(cp));
+      i += cp > 0xffff ? 2 : 1;
+    }
+  }
+  flush();
+  return out.join('');
+}
+
+/**
+ * Every form a server may route the id as: the id itself, each percent-decoding of it repeated
+ * until stable, each with `+` read as a space, and the NFKC form of each (full-width `／` and
+ * `．` are `/` and `.` there). Undefined when decoding does not become stable within MAX_DECODINGS.
+ */
+export function decodedForms(id: string): string[] | undefined {
+  const layers = [id];
+  for (let i = 0; i < MAX_DECODINGS; i += 1) {
+    const next = percentDecodeOnce(layers.at(-1)!);
+    if (next === layers.at(-1)) break;
+    layers.push(next);
+    if (i === MAX_DECODINGS - 1 && percentDecodeOnce(next) !== next) return undefined;
+  }
+  const forms = new Set<string>();
+  for (const layer of layers) {
+    for (const form of [layer, layer.replace(/\+/g, ' ')]) {
+      forms.add(form);
+      forms.add(form.normalize('NFKC'));
+    }
+  }
+  return [...forms];
+}
+
+/**
+ * Why an id cannot be sent as one path segment, or undefined when it can: empty or too long,
+ * not encodable (a lone surrogate), a control or format character, surrounding white space, or,
+ * under any decoding a server may apply (decodedForms), a `/`, `\`, `?`, `#` or `;`, a `.` or
+ * `..` segment (`%2e` is `.` to WHATWG URL parsing), or a form a URL parser would still change.
+ */
+export function unsafeSegment(id: string): string | undefined {
+  if (id === '') return 'the id is empty';
+  if (id.length > MAX_ID_LENGTH) return `the id is longer than ${MAX_ID_LENGTH} characters`;
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(id);
+  } catch {
+    return 'the id is not well-formed Unicode (a lone surrogate)';
+  }
+  const base = new URL('http://suite.invalid/widgets/');
+  if (new URL(encoded, base).pathname !== `${base.pathname}${encoded}`) return 'URL normalisation would change the path (a "." or ".." segment)';
+  const forms = decodedForms(id);
+  if (forms === undefined) return `the id still holds percent-escapes after ${MAX_DECODINGS} decodings`;
+  for (const form of forms) {
+    const decoded = form === id ? '' : ` once a server decodes it (as ${JSON.stringify(form.slice(0, 40))})`;
+    if (CONTROL.test(form)) return `the id holds a control or format character${decoded}`;
+    if (form !== form.trim()) return `the id has white space at its start or end${decoded}`;
+    if (SEGMENT_BREAKS.test(form)) return `the id holds a "/", "\\", "?", "#" or ";"${decoded}: a router could read another path`;
+    const bare = form.trim();
+    if (bare === '.' || bare === '..' || bare === '') return `the id is a "." or ".." segment${decoded}: it resolves to another path`;
+    if (LONE_SURROGATE.test(form)) return `the id is not well-formed Unicode${decoded}`;
+  }
+  return undefined;
+}
+
+/**
+ * The id as servers may compare ids: percent-decoded until stable, `+` read as a space, NFKC,
+ * case-folded (`ß` is `ss`, dotted `İ` and dotless `ı` are `i`), white space trimmed, trailing
+ * `/`, `\` and `.` dropped, and leading zeros of each run of digits dropped. Two ids with the
+ * same key may reach the same widget through some server's router (7 and 007, `straße` and
+ * `strasse`, NFD and NFC, `a+b` and `a b`, `w_s/` and `w_s`).
+ */
+export function idKey(id: string): string {
+  let text = id;
+  for (let i = 0; i < MAX_DECODINGS; i += 1) {
+    const next = percentDecodeOnce(text);
+    if (next === text) break;
+    text = next;
+  }
+  let previous: string;
+  do {
+    previous = text;
+    text = text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd')
+      .replace(/\+/g, ' ')
+      .normalize('NFKC')
+      .toUpperCase()
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\u0307/g, '')
+      .replace(/\u0131/g, 'i')
+      .normalize('NFKC')
+      .replace(/\s+/gu, ' ')
+      .trim()
+      .replace(/[/\\.\s]+$/u, '')
+      .replace(/\d+/gu, (digits) => digits.replace(/^0+(?=\d)/, ''));
+  } while (text !== previous);
+  return text;
+}
