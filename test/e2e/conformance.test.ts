@@ -46,6 +46,8 @@ describe.concurrent('the suite', () => {
       expect(run.exitCode, explain(run)).toBe(0);
       const mustNotPassed = (run.report?.rules ?? []).filter((r) => r.level === 'MUST' && r.outcome !== 'pass');
       expect(mustNotPassed.map((r) => r.id), explain(run)).toEqual([]);
+      // Every widget of the run is deleted on a conformant server, whatever it chose (FMT-4's non-UTF-8 create included).
+      expect(run.stdout, explain(run)).toContain('Cleanup: nothing left behind');
     }, FAULT_RUN_TIMEOUT_MS);
   }
 

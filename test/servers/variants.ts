@@ -26,6 +26,7 @@
  * | delete of an unknown or deleted id      | success: uuid…; error: the others                                  |
  * | created_at precision and offset         | [ms, Z]; µs with +02:00: sharded…; whole seconds, Z: rate-limited… |
  * | rate limiting                           | rate-limited… (every 7th request of each caller answers 429, Retry-After: 0) |
+ * | bytes that are not UTF-8 in a body      | [400]; decoded with U+FFFD in their place and stored, as Express, hapi, gin and chi do: uuid… |
  *
  * Beyond the list: `Connection: close` on every response (strict…); plain offset pagination,
  * exactly-once only while nothing changes, since only PAGE-7 (a SHOULD) asks more (offset…).
@@ -430,8 +431,17 @@ class RateLimitedService extends ReferenceService {
 export const VARIANTS: readonly VariantCase[] = [
   {
     name: 'uuid-200-422-403-idempotent-delete-extras-limit-5',
-    description: 'UUID ids, 200 on create, 422 for malformed bodies, 403 for bad credentials, delete always 204, extra fields everywhere, default limit 5',
+    description: 'UUID ids, 200 on create, 422 for malformed bodies, 403 for bad credentials, delete always 204, extra fields everywhere, default limit 5, bytes that are not UTF-8 stored as U+FFFD',
     make: () => serve(new (class extends ReferenceService {
+      // As Express's body parser (and hapi, gin, chi): bad bytes become U+FFFD, and FMT-4's
+      // non-UTF-8 name is stored; the run must still delete that widget and leave nothing behind.
+      protected override parseJson(body: Buffer): unknown {
+        try {
+          return JSON.parse(body.toString('utf8'));
+        } catch {
+          throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
+        }
+      }
       protected override toHttpError(thrown: unknown): HttpError {
         const error = super.toHttpError(thrown);
         if (error.status === 400 && (error.code === 'invalid_request' || error.code === 'invalid_json')) return new HttpError(422, error.code, error.message);
