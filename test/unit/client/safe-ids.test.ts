@@ -1,0 +1,163 @@
+/**
+ * Ids that are safe to send (src/client/safe-ids.ts): an id goes into a path only when it is one
+ * segment under every decoding a server may apply, and is deleted only when no id the run saw
+ * that is not its own equals it under the normalisations servers apply to ids. Generated ids and
+ * encodings (fast-check), and the examples of issue 29.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodedForms, idKey, unsafeSegment } from '../../../src/client/safe-ids.ts';
+import { Ownership } from '../../../src/client/ownership.ts';
+import { deleteVerdict } from '../../../src/client/ledger.ts';
+import { ledgerFacts } from '../../../src/client/door.ts';
+
+/** Percent-encodes every character of the text (as a hostile server's id may be written). */
+const encodeAll = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+/** What a router may make of a path segment: decoded once or more, `+` as space, NFKC, trimmed. */
+function routerViews(segment: string): string[] {
+  const views = new Set<string>();
+  let text = segment;
+  for (let i = 0; i < 4; i += 1) {
+    for (const v of [text, text.replace(/\+/g, ' ')]) for (const w of [v, v.normalize('NFKC'), v.trim()]) views.add(w);
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      break;
+    }
+  }
+  return [...views];
+}
+
+describe('one path segment under every decoding', () => {
+  it.each([
+    ['', 'empty'],
+    ['.', 'URL normalisation'],
+    ['..', 'URL normalisation'],
+    ['%2e%2e', '"." or ".."'],
+    ['%2E.', '"." or ".."'],
+    ['%252e%252e', '"." or ".."'],
+    ['w_s/', '"/"'],
+    ['a%2fb', '"/"'],
+    ['a%252Fb', '"/"'],
+    ['a\\b', '"\\"'],
+    ['a%5cb', '"\\"'],
+    ['x?y', '"?"'],
+    ['x#y', '"#"'],
+    ['w;v=1', '";"'],
+    [' w', 'white space'],
+    ['w\t', 'control'],
+    ['w+', 'white space'],
+    ['+w', 'white space'],
+    ['%20w', 'white space'],
+    ['a\u0000b', 'control'],
+    ['a%00b', 'control'],
+    ['a\u202eb', 'control or format'],
+    ['a\u0085b', 'control'],
+    ['\uff0e\uff0e', '"." or ".."'],
+    ['a\uff0fb', '"/"'],
+    ['\uD800', 'lone surrogate'],
+    ['x'.repeat(2000), 'longer than'],
+  ])('%j is refused (%s)', (id, why) => {
+    if (why === undefined) expect(unsafeSegment(id)).toBeUndefined();
+    else expect(unsafeSegment(id)).toContain(why);
+  });
+
+  it.each(['w1', '7', '007', 'a.b', '...', 'ünï', '😀', 'a b', '50%', 'x%zz', 'a+b', 'straße', 'wgt_0f3a', '01HZX3K9Q4'])('%j is one safe segment', (id) => {
+    expect(unsafeSegment(id)).toBeUndefined();
+  });
+
+  it('an id judged safe is one segment, never a dot segment, under every decoding a router may apply (generated ids and encodings)', () => {
+    const pieces = fc.constantFrom('a', 'Z', '0', '.', '/', '\\', '%', '2', 'e', 'E', 'f', 'F', '5', 'c', '+', ' ', '?', '#', ';', '\u00a0', '\uff0e', '\uff0f', '\u0000', '\u202e', 'ß');
+    const ids = fc.oneof(
+      fc.array(pieces, { minLength: 1, maxLength: 10 }).map((p) => p.join('')),
+      fc.array(pieces, { minLength: 1, maxLength: 4 }).map((p) => encodeAll(p.join(''))),
+      fc.array(pieces, { minLength: 1, maxLength: 3 }).map((p) => encodeAll(encodeAll(p.join('')))),
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(ids, (id) => {
+        if (unsafeSegment(id) !== undefined) return;
+        for (const view of routerViews(id)) {
+          expect(view, `${JSON.stringify(id)} seen as ${JSON.stringify(view)}`).not.toMatch(/[/\\?#;\u0000-\u001f]/);
+          expect(['.', '..', ''], `${JSON.stringify(id)} seen as ${JSON.stringify(view)}`).not.toContain(view.trim());
+        }
+        // Sent percent-encoded, the path a URL parser makes is the one segment.
+        const url = new URL(`http://x/v1/widgets/${encodeURIComponent(id)}`);
+        expect(url.pathname.split('/')).toHaveLength(4);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('decoding is repeated until stable', () => {
+    expect(decodedForms('%25252e')).toContain('.');
+  });
+});
+
+describe('ids that equal another under a server\'s normalisations', () => {
+  it.each([
+    ['7', '007'],
+    ['w_trim ', 'w_trim'],
+    ['caf\u0065\u0301', 'caf\u00e9'],
+    ['straße', 'strasse'],
+    ['STRASSE', 'straße'],
+    ['a+b', 'a b'],
+    ['w_s/', 'w_s'],
+    ['50%25', '50%'],
+    ['İstanbul', 'istanbul'],
+    ['ıd', 'ID'],
+    ['ｗ１', 'w1'],
+    ['W1', 'w1'],
+  ])('%j and %j have one key', (a, b) => {
+    expect(idKey(a)).toBe(idKey(b));
+  });
+
+  it.each([
+    ['w1', 'w2'],
+    ['70', '7'],
+    ['a-b', 'a b'],
+    ['wgt_0f3a', 'wgt_0f3b'],
+  ])('%j and %j stay apart', (a, b) => {
+    expect(idKey(a)).not.toBe(idKey(b));
+  });
+
+  it('the key is stable: normalising a key changes nothing (generated ids)', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 16 }), (id) => {
+      expect(idKey(idKey(id))).toBe(idKey(id));
+    }), { numRuns: 1_000 });
+  });
+
+  it('generated case, width, Unicode-form, zero-padding and trailing-slash variants of an id share its key', () => {
+    const variant = fc.constantFrom<(s: string) => string>(
+      (s) => s.toUpperCase(),
+      (s) => s.toLowerCase(),
+      (s) => s.normalize('NFD'),
+      (s) => s.normalize('NFKD'),
+      (s) => ` ${s} `,
+      (s) => `${s}/`,
+      (s) => s.replace(/\d+/g, (d) => `00${d}`),
+      (s) => s.replace(/ /g, '+'),
+      (s) => encodeURIComponent(s),
+    );
+    fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z0-9äöüßÉé ]{1,12}$/), variant, (id, change) => {
+      expect(idKey(change(id)), `${JSON.stringify(id)} and ${JSON.stringify(change(id))}`).toBe(idKey(id));
+    }), { numRuns: 1_000 });
+  });
+
+  it('CRUD-3 a DELETE is not sent for an id that equals one the run saw and does not own; the reason names it, and no rule is blamed', () => {
+    const ledger = new Ownership(() => true);
+    ledger.setInventory('primary', ['007', 'w_trim', 'strasse'], true);
+    ledger.saw('primary', 'a b', { id: 'a b', name: 'another client\'s' }, 'list');
+    for (const ours of ['7', 'w_trim ', 'straße', 'a+b', 'w9']) ledger.claim('primary', ours, undefined);
+    const verdicts = Object.fromEntries(['7', 'w_trim ', 'straße', 'a+b', 'w9'].map((id) => [id, deleteVerdict(ledgerFacts(ledger, 'primary', id, 'marked'))]));
+    expect(verdicts['w9']).toEqual({ send: true });
+    for (const id of ['7', 'w_trim ', 'straße', 'a+b']) {
+      expect(verdicts[id]).toMatchObject({ send: false, reason: expect.stringContaining('under the normalisations servers apply to ids') });
+      expect(verdicts[id]).not.toHaveProperty('broken');
+    }
+    // In another account the same ids are no lookalikes: ids need not be unique across accounts.
+    ledger.claim('second', '7', undefined);
+    expect(deleteVerdict(ledgerFacts(ledger, 'second', '7', 'marked'))).toEqual({ send: true });
+  });
+});
