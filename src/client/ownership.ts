@@ -397,6 +397,11 @@ export class Ownership {
     claim.problem = problem;
   }
 
+  /** Every claim proven gone. */
+  goneClaims(): Claim[] {
+    return [...this.claims.values()].flatMap((claims) => [...claims.values()].filter((c) => c.gone === true));
+  }
+
   /** Every claim not proven gone (deleted or not): what a cleanup must not call "nothing left". */
   notProvenGone(): Claim[] {
     return [...this.claims.values()].flatMap((claims) => [...claims.values()].filter((c) => c.gone !== true));
