@@ -24,6 +24,11 @@ export interface Claim {
   sighting?: Sighting;
   /** A delete with the account's own token answered 2xx (or the widget was found gone after one). */
   deleted: boolean;
+  /**
+   * Proven gone (journalled as 'gone'): after the delete, a retrieve with the account's own token
+   * answered 404 or 410 from a target that answers the same token's list 2xx. A 2xx delete alone is not this.
+   */
+  gone?: boolean;
   /** Why it could not be deleted, when an attempt failed. */
   problem?: string;
   /** How many creates in this account answered with this id: more than one means ids repeat (CRUD-3). */
@@ -213,6 +218,10 @@ export class Ownership {
   load(facts: JournalFacts): void {
     for (const [account, ids] of facts.inventory) this.addInventory(account, ids);
     for (const [account, ids] of facts.live) for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
+    // Deleted ids stay held: only proof that each is gone lets a cleanup say nothing is left.
+    for (const [account, ids] of facts.created) {
+      for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: true, creates: 1, ...(facts.gone.get(account)?.has(id) ? { gone: true } : {}) });
+    }
     for (const [account, map] of facts.contradictions) {
       for (const [id, why] of map) {
         if (why.startsWith(LOST_WRITE)) this.lostWrites.set(id, why.slice(LOST_WRITE.length));
@@ -280,6 +289,7 @@ export class Ownership {
       // Whatever this create made may stand at an id the run never learned: as good as lost.
       if (key !== undefined && !this.pending.has(`${key}-pre-existing`)) this.pending.set(`${key}-reused`, { account, reused: true });
       existing.deleted = false;
+      delete existing.gone;
       existing.creates += 1;
       delete existing.sighting;
       delete existing.seenMarked;
@@ -416,9 +426,41 @@ export class Ownership {
   undeleted(account: string, id: string): void {
     const claim = this.get(account, id);
     if (claim?.deleted) {
-      this.journal.append({ kind: 'created', account, key: `undeleted-${id}`, id });
+      // Its own kind: no create answered anything (a 'created' entry here read as an id given twice).
+      this.journal.append({ kind: 'undeleted', account, id });
       claim.deleted = false;
+      delete claim.gone;
     }
+  }
+
+  /** Records (and journals) that a deleted id is proven gone: see Claim.gone. */
+  provenGone(account: string, id: string): void {
+    const claim = this.get(account, id);
+    if (claim?.deleted && !claim.gone) {
+      this.journal.append({ kind: 'gone', account, id });
+      claim.gone = true;
+      delete claim.problem;
+    }
+  }
+
+  /** Records that something (a list showing it with the marker) contradicts a gone proof of the id. */
+  notGone(account: string, id: string, problem: string): void {
+    const claim = this.get(account, id);
+    if (!claim) return;
+    if (claim.deleted) this.journal.append({ kind: 'undeleted', account, id });
+    claim.deleted = false;
+    delete claim.gone;
+    claim.problem = problem;
+  }
+
+  /** Every claim proven gone. */
+  goneClaims(): Claim[] {
+    return [...this.claims.values()].flatMap((claims) => [...claims.values()].filter((c) => c.gone === true));
+  }
+
+  /** Every claim not proven gone (deleted or not): what a cleanup must not call "nothing left". */
+  notProvenGone(): Claim[] {
+    return [...this.claims.values()].flatMap((claims) => [...claims.values()].filter((c) => c.gone !== true));
   }
 
   /** Records why a held id could not be deleted. */

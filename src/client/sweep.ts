@@ -16,53 +16,92 @@ const DELETES_AT_ONCE = 8;
 
 export interface SweepResult {
   readonly account: string;
-  /** Marked widgets the sweep deleted. */
+  /** Marked widgets the sweep deleted and proved gone. */
   readonly deleted: string[];
-  /** Marked widgets the walk found at journalled ids (deleted or not). */
+  /** Marked widgets the walk found at journalled ids that a delete was tried for. */
   readonly found: number;
-  /** Ids listed with the marker that no create of the run answered: never deleted, reported. */
+  /** Ids listed with the marker that no create of the run answered (per the journal): never deleted, reported. */
   readonly unjournalled: string[];
+  /** Journalled ids listed with the marker whose retrieve with the account's own token answered 404 or 410: not deleted, not gone. */
+  readonly unretrievable: Array<{ readonly id: string; readonly status: number }>;
   /** True when the walk reached the end of the list. */
   readonly complete: boolean;
   /** Why the account could not be walked to the end, or why a deleted id is not proven gone. */
   readonly problems: string[];
 }
 
-
 async function inBatches<T>(items: readonly T[], size: number, each: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(each));
 }
 
-/** Deletes one held id with its account's own token (proof first), recording the outcome. Never throws a SuiteError. */
-export async function deleteHeld(api: WidgetApi, id: string): Promise<void> {
+const is2xx = (status: number): boolean => status >= 200 && status < 300;
+
+/** The only answers that say a widget is gone: 404 and 410 (a 401 or 403 says the token is not the account's; anything else says nothing). */
+export const isGoneStatus = (status: number): boolean => status === 404 || status === 410;
+
+/** What a retrieve answered, for a reason that says why it proves nothing. */
+function answered(status: number): string {
+  if (status === 401 || status === 403) return `${status} (the target does not take the token for this account's widget: nothing is claimed)`;
+  return `${status}, not 404 or 410`;
+}
+
+/** What became of one held id (see deleteHeld). */
+export type HeldOutcome = 'gone' | 'left' | { readonly unretrievable: number };
+
+/**
+ * After a delete (or a proof that found nothing), a retrieve with the owner's token decides:
+ * 404 or 410 proves the widget gone; a widget shown with the marker is live again; any other
+ * answer proves nothing. A list entry is never proof either way.
+ */
+async function settle(api: WidgetApi, id: string, what: string, listedMarked: boolean): Promise<HeldOutcome> {
   const { ownership, account } = api;
-  if (ownership.get(account, id)?.problem?.startsWith('never sent')) return;
+  const after = await api.retrieve(id);
+  if (isGoneStatus(after.status)) {
+    // Listed with the marker in this very walk: the 404 is not the widget's absence (a proxy's, a stale route's).
+    if (listedMarked) {
+      ownership.notGone(account, id, `listed with the run marker, yet a retrieve with the ${account} account's token answers ${after.status}: not deleted, not proven gone`);
+      return { unretrievable: after.status };
+    }
+    ownership.deleted(account, id);
+    ownership.provenGone(account, id);
+    return 'gone';
+  }
+  if (is2xx(after.status) && idOf(after.json) === id && ownership.isOurs(after.json)) {
+    ownership.undeleted(account, id);
+    ownership.failed(account, id, `${what}, yet a retrieve still shows the widget with the run marker`);
+    return 'left';
+  }
+  const shown = is2xx(after.status) ? `${after.status} with ${idOf(after.json) === id ? 'a widget without the run marker' : 'a body that is not the widget at this id'}` : answered(after.status);
+  if (ownership.get(account, id)?.deleted) ownership.failed(account, id, `${what}, yet a retrieve answers ${shown}: not proven gone`);
+  else ownership.failed(account, id, `${what}; a retrieve answers ${shown}: not deleted`);
+  return 'left';
+}
+
+/**
+ * Deletes one held id with its account's own token (proof first), then proves it gone with a
+ * retrieve (404 or 410), recording the outcome. `listedMarked`: a walk just listed it with the
+ * marker, so a retrieve's 404 cannot prove it gone. Never throws a SuiteError.
+ */
+export async function deleteHeld(api: WidgetApi, id: string, listedMarked = false): Promise<HeldOutcome> {
+  const { ownership, account } = api;
+  if (ownership.get(account, id)?.problem?.startsWith('never sent')) return 'left';
   try {
-    const res = await api.remove(id);
-    if (res.status >= 200 && res.status < 300) {
-      // A 2xx is the server's word: a retrieve that still shows the marker there says otherwise.
-      const after = await api.retrieve(id);
-      if (after.status >= 200 && after.status < 300 && api.ownership.isOurs(after.json)) {
-        api.ownership.undeleted(account, id);
-        ownership.failed(account, id, `the delete answered ${res.status}, yet a retrieve still shows the widget with the run marker`);
-      }
-      return;
+    let res;
+    try {
+      res = await api.remove(id);
+    } catch (error) {
+      // The proof's retrieve found nothing (any 4xx): only a 404 or 410 is "already gone".
+      if (error instanceof UnprovenDeleteError && ownership.get(account, id)?.sighting === 'absent') return await settle(api, id, 'not deleted: a retrieve found nothing', listedMarked);
+      throw error;
     }
-    // Proof came just before, so a refusal is an answer to record, unless the widget is now gone.
-    const after = await api.retrieve(id);
-    if (after.status >= 400 && after.status < 500) ownership.deleted(account, id);
-    else ownership.failed(account, id, `the delete answered ${res.status}`);
+    return await settle(api, id, `the delete answered ${res.status}`, listedMarked && !is2xx(res.status));
   } catch (error) {
-    if (error instanceof UnprovenDeleteError && ownership.get(account, id)?.sighting === 'absent') {
-      // A retrieve with the owner's token finds nothing: already gone (a final walk still looks for the marker).
-      ownership.deleted(account, id);
-      return;
-    }
-    if (error instanceof UnprovenDeleteError || error instanceof UnsafeIdError) return ownership.failed(account, id, error.reason);
+    if (error instanceof UnprovenDeleteError || error instanceof UnsafeIdError) ownership.failed(account, id, error.reason);
     // The refusal itself is said once, by the runner; per id, the reason is enough.
-    if (error instanceof TokenRejectedError) return ownership.failed(account, id, `not deleted: the target refuses the ${account} account's token`);
-    if (!isSuiteError(error)) throw error;
-    ownership.failed(account, id, `not deleted: ${(error as Error).message}`);
+    else if (error instanceof TokenRejectedError) ownership.failed(account, id, `not deleted, nothing claimed: the target refuses the ${account} account's token`);
+    else if (!isSuiteError(error)) throw error;
+    else ownership.failed(account, id, `not deleted: ${(error as Error).message}`);
+    return 'left';
   }
 }
 
@@ -78,39 +117,59 @@ export async function deleteAllHeld(accounts: readonly WidgetApi[]): Promise<voi
 }
 
 /**
+ * Every id recorded deleted and not yet proven gone (a test's own delete, a 2xx whose retrieve
+ * after proved nothing) is retrieved with its account's token: 404 or 410 proves it gone; the
+ * widget shown with the marker is deleted again; anything else is a leftover with the reason.
+ */
+export async function proveAllGone(accounts: readonly WidgetApi[]): Promise<void> {
+  const byName = new Map(accounts.map((api) => [api.account, api]));
+  const ownership = accounts[0]?.ownership;
+  if (!ownership) return;
+  const unproven = ownership.notProvenGone().filter((c) => c.deleted && byName.has(c.account));
+  await inBatches(unproven, DELETES_AT_ONCE, async (claim) => {
+    const api = byName.get(claim.account)!;
+    try {
+      if ((await settle(api, claim.id, 'deleted earlier in the run', false)) === 'left' && !claim.deleted) await deleteHeld(api, claim.id);
+    } catch (error) {
+      if (error instanceof UnsafeIdError) return ownership.failed(claim.account, claim.id, error.reason);
+      if (error instanceof TokenRejectedError) return ownership.failed(claim.account, claim.id, `not proven gone, nothing claimed: the target refuses the ${claim.account} account's token`);
+      if (!isSuiteError(error)) throw error;
+      ownership.failed(claim.account, claim.id, `not proven gone: ${(error as Error).message}`);
+    }
+  });
+}
+
+/**
  * Walks the account: a journalled id listed with the marker is tried again (the delete rule
  * decides, after its own retrieve); a marked id no create answered is only reported; a journalled
- * id deleted yet still listed is a problem. Never throws a SuiteError.
+ * id recorded deleted or gone that the list still shows is not proven gone. Never throws a SuiteError.
  */
 export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResult> {
-  const result = { account: api.account, deleted: [] as string[], found: 0, unjournalled: [] as string[], complete: false, problems: [] as string[] };
+  const result = { account: api.account, deleted: [] as string[], found: 0, unjournalled: [] as string[], unretrievable: [] as Array<{ id: string; status: number }>, complete: false, problems: [] as string[] };
+  const { ownership, account } = api;
   try {
     const walk = await walkAll(api, maxPages);
     result.complete = walk.end.kind === 'complete';
     if (!result.complete) result.problems.push(`the list walk ${describeEnd(walk)}; marked widgets beyond it were not seen`);
     // Listed twice in one walk: which entry is the widget at the id is unknown.
-    for (const id of walk.duplicates.keys()) api.ownership.listedTwice(api.account, id);
-    const marked = [...walk.widgets.values()].filter((w) => api.ownership.isOurs(w));
+    for (const id of walk.duplicates.keys()) ownership.listedTwice(account, id);
     const held: string[] = [];
-    for (const widget of marked) {
-      const id = idOf(widget);
-      if (id === undefined) continue;
-      if (api.ownership.journalled(api.account, id)) held.push(id);
-      // A marker in a list is the server's word only: a lost create's widget, or a lie about the user's.
-      else result.unjournalled.push(id);
-    }
-    // A journalled id deleted (or found absent by a retrieve) that the list still shows is not proven gone.
-    for (const id of walk.widgets.keys()) {
-      if (api.ownership.get(api.account, id)?.deleted && !held.includes(id)) result.problems.push(`the id ${JSON.stringify(id)} was deleted or retrieved as absent, yet the list still shows it: not proven gone`);
-    }
-    result.found = held.length;
-    await inBatches(held, DELETES_AT_ONCE, async (id) => {
-      if (api.ownership.get(api.account, id)?.deleted) {
-        // Deleted, yet listed again with the marker: look once more (the rule decides).
-        api.ownership.claim(api.account, id);
+    for (const [id, widget] of walk.widgets) {
+      const claim = ownership.get(account, id);
+      if (ownership.isOurs(widget) && idOf(widget) === id) {
+        if (claim) held.push(id);
+        // A marker in a list is the server's word only: a lost create's widget, or a lie about the user's.
+        else result.unjournalled.push(id);
+      } else if (claim?.deleted) {
+        // Listed without the marker after its delete: gone is not proven (the marker may be what the list hides).
+        ownership.notGone(account, id, 'recorded deleted, yet the list still shows a widget at this id (without the run marker): not proven gone');
       }
-      await deleteHeld(api, id);
-      if (api.ownership.get(api.account, id)?.deleted) result.deleted.push(id);
+    }
+    await inBatches(held, DELETES_AT_ONCE, async (id) => {
+      const outcome = await deleteHeld(api, id, true);
+      if (typeof outcome === 'object') result.unretrievable.push({ id, status: outcome.unretrievable });
+      else result.found += 1;
+      if (outcome === 'gone') result.deleted.push(id);
     });
   } catch (error) {
     if (!isSuiteError(error)) throw error;
@@ -149,11 +208,17 @@ export async function takeInventory(api: WidgetApi, maxPages: number): Promise<I
   return { account: api.account, ids, complete, ...(problem === undefined ? {} : { problem }) };
 }
 
-/** Every held id not deleted, with the reason, for the reports. */
+/** Every held id not proven gone, with the reason, for the reports. */
 export function leftovers(ownership: Ownership): Leftover[] {
-  return ownership.outstanding().map((c) => ({
+  return ownership.notProvenGone().map((c) => ({
     account: c.account,
     id: c.id,
-    reason: c.problem ?? (c.sighting === 'unmarked' ? 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, not deleted' : 'not deleted: no delete was attempted before the run ended'),
+    reason:
+      c.problem ??
+      (c.deleted
+        ? 'a delete answered 2xx, but no retrieve since answered 404 or 410: not proven gone'
+        : c.sighting === 'unmarked'
+          ? 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, not deleted'
+          : 'not deleted: no delete was attempted before the run ended'),
   }));
 }

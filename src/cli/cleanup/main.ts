@@ -16,9 +16,10 @@ import { readCaFile } from '../shared/ca-file.ts';
 import { withCommandTokens } from '../shared/token-commands.ts';
 import { clientOptions } from '../../http/client-options.ts';
 import { HttpClient } from '../../http/client.ts';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { JOURNAL_PREFIX } from '../../client/ledger.ts';
+import { JOURNAL_PREFIX, JournalFileError, readJournalFile, targetOf } from '../../client/ledger.ts';
+import { consoleSafe } from '../../report/console.ts';
 import { cleanJournal, sweepMarkers } from './journal.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
@@ -26,13 +27,15 @@ import { Redactor } from '../../http/redact.ts';
 import { walkBudget } from '../../client/walk.ts';
 
 /** This command's own options, taken out before the shared ones are parsed. */
-function ownOptions(argv: readonly string[]): { rest: string[]; journals: string[]; sweepMarkers: boolean } {
+function ownOptions(argv: readonly string[]): { rest: string[]; journals: string[]; sweepMarkers: boolean; trustBaseUrl: boolean } {
   const rest: string[] = [];
   const journals: string[] = [];
   let sweepMarkers = false;
+  let trustBaseUrl = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--sweep-markers') sweepMarkers = true;
+    else if (arg === '--trust-base-url') trustBaseUrl = true;
     else if (arg === '--journal') {
       const value = argv[(i += 1)];
       if (value === undefined || value.startsWith('--')) throw new ConfigError('--journal needs a file (a widget-journal-*.jsonl a run left in its report directory)');
@@ -40,16 +43,26 @@ function ownOptions(argv: readonly string[]): { rest: string[]; journals: string
     } else if (arg.startsWith('--journal=')) journals.push(arg.slice('--journal='.length));
     else rest.push(arg);
   }
-  return { rest, journals, sweepMarkers };
+  return { rest, journals, sweepMarkers, trustBaseUrl };
+}
+
+/** True for a path that is a symbolic link (even a dangling one): refused as a journal, never followed. */
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** The journals to clean: the ones named, or every one in the report directory. */
 function findJournals(named: readonly string[], reportDir: string): string[] {
   if (named.length > 0) {
-    for (const file of named) if (!existsSync(file)) throw new ConfigError(`--journal ${file}: no such file`);
+    for (const file of named) if (!existsSync(file) && !isLink(file)) throw new ConfigError(`--journal ${file}: no such file`);
     return [...named];
   }
   if (!existsSync(reportDir)) return [];
+  if (!statSync(reportDir).isDirectory()) throw new ConfigError(`--report-dir ${reportDir} is not a directory`);
   return readdirSync(reportDir).filter((f) => f.startsWith(JOURNAL_PREFIX) && f.endsWith('.jsonl')).sort().map((f) => join(reportDir, f));
 }
 
@@ -69,6 +82,15 @@ async function main(): Promise<number> {
       const here = userDirectory(process.env);
       journals = findJournals(own.journals.map((f) => resolve(here, f)), resolve(here, config.reportDir));
       // A run that cleaned up after itself removes its journal: finding none is not an error.
+      // A path that is not a regular file (a FIFO would block an open) is refused before anything is sent.
+      for (const file of journals) {
+        try {
+          readJournalFile(file);
+        } catch (error) {
+          if (error instanceof JournalFileError) throw new ConfigError(consoleSafe(error.message));
+          throw error;
+        }
+      }
       if (journals.length === 0 && !own.sweepMarkers) {
         process.stdout.write(`no run journal (${JOURNAL_PREFIX}*.jsonl) in ${resolve(here, config.reportDir)}: nothing to delete (a run that left nothing behind removes its journal); for a run reported elsewhere pass --report-dir DIR or --journal FILE; without any journal, --sweep-markers (less safe: see docs/data-safety.md)\n`);
         return 0;
@@ -81,8 +103,10 @@ async function main(): Promise<number> {
   }
   if (config.help) {
     process.stdout.write(
-      'Usage: widget-conformance cleanup --base-url URL --token T [--second-token T2] [--report-dir DIR | --journal FILE] [--sweep-markers]   (or widget-cleanup …; in a checkout of the suite: npm run cleanup -- …)\n' +
-        'Deletes the widgets a run journalled (widget-journal-*.jsonl in the report directory) that a retrieve still shows as that run\'s, and nothing else.\n' +
+      'Usage: widget-conformance cleanup --base-url URL --token T [--second-token T2] [--report-dir DIR | --journal FILE] [--sweep-markers] [--trust-base-url]   (or widget-cleanup …; in a checkout of the suite: npm run cleanup -- …)\n' +
+        'Deletes the widgets a run journalled (widget-journal-*.jsonl in the report directory) that a retrieve still shows as that run\'s, and nothing else;\n' +
+        'removes the journal only once every journalled widget is proven gone (404 or 410 to a retrieve with its account\'s token, from a target that answers that token\'s list).\n' +
+        'A journal of another target than --base-url is refused (exit 2). --trust-base-url: clean a journal that records no target (an older version\'s) against --base-url.\n' +
         '--sweep-markers: also walk each account for any wcs- run marker of this suite (less safe than a journal: see docs/data-safety.md).\n',
     );
     return 0;
@@ -93,10 +117,14 @@ async function main(): Promise<number> {
   let code = 0;
   try {
     const say = (line: string): void => void process.stdout.write(`${line}\n`);
+    const target = targetOf(config.baseUrl!);
     for (const file of journals) {
-      if ((await cleanJournal(client, config.token!, config.secondToken, file, say)) !== 0) code = 3;
+      const done = await cleanJournal(client, config.token!, config.secondToken, file, say, { target, trustBaseUrl: own.trustBaseUrl });
+      // A refusal (another target, not a file) is bad input: 2 wins over "something is left" (3).
+      if (done === 2) code = 2;
+      else if (done !== 0 && code === 0) code = 3;
     }
-    if (own.sweepMarkers && (await sweepMarkers(client, config.token!, config.secondToken, walkBudget(config.maxWidgets), journals, say)) !== 0) code = 3;
+    if (own.sweepMarkers && (await sweepMarkers(client, config.token!, config.secondToken, walkBudget(config.maxWidgets), journals, say)) !== 0 && code === 0) code = 3;
   } finally {
     await client.close();
   }

@@ -1,14 +1,17 @@
 /**
  * The run's last word on data: delete every id the journal and the workers still hold, sweep
  * each account for the run's marker, and say truthfully what is left. Every delete obeys the
- * one rule (client/ledger.ts deleteVerdict). "Nothing left behind" is said only when every
- * journalled id was deleted (or found gone), no create's answer was lost, and a complete walk of
- * each account, after the deletes, shows no widget with the marker.
+ * one rule (client/ledger.ts deleteVerdict). "Nothing left behind" is said only when the ledger
+ * proves every journalled id gone (a retrieve with its account's token answered 404 or 410 after
+ * its delete, and no list showed it since), no create's answer was lost, and a complete walk of
+ * each account shows no widget with the marker. A list that shows no marker is never proof: the
+ * server controls it. Every sentence about the server is built from one recorded fact that says
+ * exactly that (a create answer that repeated an id; a journalled id listed yet answered 404).
  */
 import type { WidgetApi } from '../../client/api.ts';
 import type { JournalEntry, LostCreate } from '../../client/ledger.ts';
 import type { Claim, Leftover } from '../../client/ownership.ts';
-import { deleteAllHeld, leftovers, sweep, type SweepResult } from '../../client/sweep.ts';
+import { deleteAllHeld, leftovers, proveAllGone, sweep, type SweepResult } from '../../client/sweep.ts';
 
 /** Sweeps after the first, when one deleted something (to verify) or the run was interrupted (a late create may land). */
 const MAX_SWEEPS = 3;
@@ -20,7 +23,7 @@ export interface CleanupOutcome {
   readonly leftovers: readonly Leftover[];
   /** What could not be verified: walks that did not reach the end of a list, creates whose answer was lost, marked ids no create answered. */
   readonly problems: readonly string[];
-  /** True only when nothing is left and every account was walked to the end without a marker. */
+  /** True only when every journalled id is proven gone, no create was lost, and every account was walked to the end without a marker. */
   readonly verified: boolean;
 }
 
@@ -44,6 +47,8 @@ export async function finalCleanup(
   const before = ownership.outstanding().length;
   await deleteAllHeld(accounts);
   let deleted = before - ownership.outstanding().length;
+  // What the tests deleted themselves is only a 2xx: each is retrieved until it is proven gone.
+  await proveAllGone(accounts);
   let sweeps: SweepResult[] = [];
   for (let pass = 1; pass <= MAX_SWEEPS; pass += 1) {
     sweeps = [];
@@ -58,9 +63,10 @@ export async function finalCleanup(
     problems.push(`${s.account} account: the last walk still showed ${s.found} widget(s) with the run marker after ${MAX_SWEEPS} sweeps`);
   }
   for (const s of sweeps.filter((x) => x.unjournalled.length > 0)) problems.push(`${s.account} account: ${describeUnjournalled(s.unjournalled)}`);
+  for (const s of sweeps.filter((x) => x.unretrievable.length > 0)) problems.push(`${s.account} account: ${describeUnretrievable(s.account, s.unretrievable)}`);
   const lost = ownership.lostCreates();
   if (lost.length > 0) problems.push(describeLost(lost));
-  const verified = left.length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.problems.length === 0);
+  const verified = left.length === 0 && ownership.notProvenGone().length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
   return { deleted, leftovers: left, problems, verified };
 }
 
@@ -69,9 +75,15 @@ const IDS_SHOWN = 20;
 
 const idList = (ids: readonly string[]): string => ids.map((id) => JSON.stringify(id)).join(', ');
 
-/** The line for ids listed with the marker that no create answered. */
+/** The line for ids listed with the marker that no create of the run answered (none is in the journal). */
 export function describeUnjournalled(ids: readonly string[]): string {
-  return `${ids.length} widget(s) listed with the run marker that no create of this run answered (a create whose answer was lost, or a list that shows the marker on someone else's widget): not deleted, ids ${idList(ids)}`;
+  return `${ids.length} widget(s) listed with the run marker at ids no create of this run was answered with (the journal holds none of them: a create whose answer was lost, or a list that shows the marker on someone else's widget): not deleted, ids ${idList(ids)}`;
+}
+
+/** The line for journalled ids listed with the marker whose retrieve with the account's token answered 404 or 410. */
+export function describeUnretrievable(account: string, items: ReadonlyArray<{ readonly id: string; readonly status: number }>): string {
+  const statuses = [...new Set(items.map((i) => i.status))].sort().join(' or ');
+  return `${items.length} journalled widget(s) could not be retrieved with the ${account} account's token (${statuses}) though listed with the run marker (a proxy or route that answers for the server?): not deleted, not proven gone, ids ${idList(items.map((i) => i.id))}`;
 }
 
 /** The line for creates whose answer never said which widget they made. */
@@ -80,6 +92,7 @@ export function describeLost(all: readonly LostCreate[]): string {
   const lost = all.filter((l) => l.reused !== true);
   const parts: string[] = [];
   if (lost.length > 0) parts.push(describeLostOnly(lost));
+  // Built from recorded create answers alone (journal 'created' entries, Ownership.claim with a key): never from a retrieve or a list.
   if (reused.length > 0) parts.push(`${reused.length} create(s) were answered with an id an earlier create of this run had, or a widget had before the run: the widget each made may stand at an id the run never learned`);
   return parts.join('; ');
 }
@@ -94,7 +107,7 @@ function describeLostOnly(lost: readonly LostCreate[]): string {
 
 /** The console's cleanup line; `journal` names the run's journal file when it is kept for `cleanup`. */
 export function describeCleanup(outcome: CleanupOutcome, journal?: string): string {
-  if (outcome.verified) return `nothing left behind${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}; every account walked to the end shows no run marker`;
+  if (outcome.verified) return `nothing left behind${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}: every journalled widget proven gone (a retrieve answered 404 or 410 after its delete), and every account walked to the end shows no run marker`;
   const lines = [`NOT VERIFIED${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}:`];
   for (const p of outcome.problems) lines.push(`  ${p}`);
   if (outcome.leftovers.length) lines.push(`  ${outcome.leftovers.length} id(s) the run held and did not delete, each with the reason:`);

@@ -4,7 +4,7 @@
  * journalled as never to be deleted. A setup problem found here ends the run before any write.
  */
 import type { WidgetApi } from '../../client/api.ts';
-import type { Journal } from '../../client/ledger.ts';
+import { targetOf, type Journal } from '../../client/ledger.ts';
 import { takeInventory } from '../../client/sweep.ts';
 import { walkBudget } from '../../client/walk.ts';
 import type { SuiteConfig } from '../../config.ts';
@@ -22,6 +22,8 @@ export interface AccountsBeforeTests {
   readonly statsDir: string;
   readonly marker: string;
   readonly journal: Journal;
+  /** The run's target: the journal records its origin and base path, and `cleanup` refuses any other. */
+  readonly target?: { readonly baseUrl: string };
   readonly interrupt: Interrupt;
   readonly redactor: Redactor;
   readonly runnerProfile: RunnerProfile;
@@ -59,7 +61,7 @@ async function probeAccounts(run: AccountsBeforeTests): Promise<number | undefin
 /** Journals the run's start and each account's widgets; an inventory that could not be completed is a warning. */
 async function takeInventories(run: AccountsBeforeTests): Promise<void> {
   // Before the first create: every id the accounts hold now is never deleted, whatever a later answer says.
-  run.journal.append({ kind: 'run', marker: run.marker, at: new Date().toISOString() });
+  run.journal.append({ kind: 'run', marker: run.marker, at: new Date().toISOString(), ...(run.target ? { target: targetOf(run.target.baseUrl) } : {}) });
   for (const api of run.accounts) {
     const inventory = await takeInventory(api, walkBudget(run.config.maxWidgets));
     if (inventory.problem) process.stderr.write(`widget-conformance: warning: the ${api.account} account's inventory (the widgets it holds before the run, never deleted) is incomplete: ${run.redactor.text(inventory.problem)}\n`);

@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deleteVerdict, Journal, journalFacts, parseJournal, readJournal, type DeleteFacts, type RetrieveShows } from '../../../src/client/ledger.ts';
+import fc from 'fast-check';
+import { deleteVerdict, Journal, journalFacts, parseJournal, parseJournalText, readJournal, targetOf, type DeleteFacts, type RetrieveShows } from '../../../src/client/ledger.ts';
+import { Redactor } from '../../../src/http/redact.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 
 const RETRIEVES: readonly RetrieveShows[] = ['marked', 'unmarked', 'absent', 'unknown'];
@@ -157,10 +159,65 @@ describe('the journal', () => {
     expect(parseJournal(text)).toEqual([{ kind: 'run', marker: 'wcs-y', at: 'now' }]);
   });
 
-  it('CRUD-1 a credential in an id is redacted before it is written', () => {
+  it('CRUD-1 a credential in an id never reaches the file as text, and the id comes back exactly', () => {
     const file = join(dir, 'redacted.jsonl');
     new Journal(file, (t) => t.replaceAll('s3cret', '[REDACTED]')).append({ kind: 'created', account: 'primary', key: 'k', id: 'id-s3cret' });
     expect(readFileSync(file, 'utf8')).not.toContain('s3cret');
+    expect(readJournal(file)).toEqual([{ kind: 'created', account: 'primary', key: 'k', id: 'id-s3cret' }]);
+  });
+
+  it('CRUD-1 any id (tokens in any spelling, lone surrogates, controls) round-trips exactly, and no spelling of a token is in the file', () => {
+    const tokens = ['k7', 'Zq9x', 'a-long-token-of-the-run'];
+    const redactor = new Redactor(tokens);
+    const piece = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...tokens, 'K7', '%6B7', '\\u006b7', 'ZQ9X', 'YS1sb25nLXRva2Vu', 'k%37', '&#107;7'));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join('')), fc.array(fc.string(), { maxLength: 3 }), (id, inventory) => {
+        const file = join(dir, `exact-${Math.random().toString(36).slice(2)}.jsonl`);
+        const journal = new Journal(file, (t) => redactor.text(t));
+        journal.append({ kind: 'created', account: 'second', key: 'k1', id });
+        journal.append({ kind: 'inventory', account: 'primary', ids: [id, ...inventory], complete: true });
+        journal.append({ kind: 'gone', account: 'second', id });
+        const text = readFileSync(file, 'utf8');
+        expect(redactor.text(text)).toBe(text);
+        const { entries, torn } = parseJournalText(text);
+        expect(torn).toEqual([]);
+        expect(entries[0]).toEqual({ kind: 'created', account: 'second', key: 'k1', id });
+        expect(new Set((entries[1] as unknown as { ids: string[] }).ids)).toEqual(new Set([id, ...inventory]));
+        expect(entries[2]).toEqual({ kind: 'gone', account: 'second', id });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('CRUD-3 a delete answered 2xx whose widget a retrieve still shows is journalled as undeleted, never as a create repeating an id', () => {
+    const file = join(dir, 'undeleted.jsonl');
+    const ledger = new Ownership(() => true, new Journal(file));
+    ledger.claim('primary', 'w1', ledger.sent('primary', 'ours'));
+    ledger.deleted('primary', 'w1');
+    ledger.undeleted('primary', 'w1');
+    const facts = journalFacts(readJournal(file));
+    expect(facts.reused).toEqual([]);
+    expect(facts.live.get('primary')).toEqual(new Set(['w1']));
+    // A create that really answered the id again is one.
+    ledger.claim('primary', 'w1', ledger.sent('primary', 'ours'));
+    expect(journalFacts(readJournal(file)).reused).toHaveLength(1);
+    // Journals of older versions wrote it as a 'created' entry keyed undeleted-<id>: still not a repeat.
+    const old = [{ kind: 'created', account: 'primary', key: 'k', id: 'w2' }, { kind: 'deleted', account: 'primary', id: 'w2' }, { kind: 'created', account: 'primary', key: 'undeleted-w2', id: 'w2' }].map((e) => JSON.stringify(e)).join('\n');
+    expect(journalFacts(parseJournal(old)).reused).toEqual([]);
+  });
+
+  it('CRUD-1 torn and foreign lines are reported with their numbers', () => {
+    const text = `${JSON.stringify({ kind: 'run', marker: 'wcs-y', at: 'now', target: 'http://h/v1' })}\n\n{"kind":"created","account":"third","key":"k","id":"x"}\n{"kind":"created","account":"primary","key":"k","id":"w`;
+    expect(parseJournalText(text).torn).toEqual([
+      { line: 3, why: 'JSON, but not a journal entry this version can read' },
+      { line: 4, why: 'not JSON, and the file does not end with a newline (a write cut short)' },
+    ]);
+    expect(journalFacts(parseJournal(text)).targets).toEqual(['http://h/v1']);
+  });
+
+  it('CRUD-1 the target is the base URL\'s origin and path, without credentials, query or trailing slash', () => {
+    expect(targetOf('https://user:pw@api.example.com:8443/v1/?x=1')).toBe('https://api.example.com:8443/v1');
+    expect(targetOf('http://127.0.0.1:9000')).toBe('http://127.0.0.1:9000');
   });
 
   it('CRUD-4 an id shown with the marker and then without is contradicted, and journalled as such', () => {

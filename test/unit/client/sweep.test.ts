@@ -92,7 +92,7 @@ describe('sweep against the reference server', () => {
     running.push(server);
     const alice = apiFor(server.baseUrl, server.tokens[0], 'primary');
     const kept = await create(alice, { name: 'mine' });
-    expect(await sweep(alice, 50)).toEqual({ account: 'primary', deleted: [], found: 0, unjournalled: [], complete: true, problems: [] });
+    expect(await sweep(alice, 50)).toEqual({ account: 'primary', deleted: [], found: 0, unjournalled: [], unretrievable: [], complete: true, problems: [] });
     expect(await idsOf(alice)).toEqual([kept]);
   });
 

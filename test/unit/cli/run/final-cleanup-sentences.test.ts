@@ -1,0 +1,103 @@
+/**
+ * The run's cleanup sentences about the server, each built from the recorded fact it states,
+ * self-tested both ways: a server that produces the fact, and one that produces a look-alike
+ * without it (a stale cache beside ids really given twice; a proxy's 404 for listed widgets
+ * beside a marked widget no create answered). Also: "nothing left behind" only when every
+ * journalled widget is proven gone.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WidgetApi } from '../../../../src/client/api.ts';
+import { Journal, readJournal } from '../../../../src/client/ledger.ts';
+import { Ownership } from '../../../../src/client/ownership.ts';
+import { deleteAllHeld, takeInventory } from '../../../../src/client/sweep.ts';
+import { describeCleanup, finalCleanup, type CleanupOutcome } from '../../../../src/cli/run/final-cleanup.ts';
+import { carriesMarker, newMarker } from '../../../../src/harness/marker.ts';
+import { HttpClient } from '../../../../src/http/client.ts';
+import { StoreServer } from '../cleanup/store-server.ts';
+
+const TOKENS = ['sentence-token-alice', 'sentence-token-bob'] as const;
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((o) => o.close()));
+});
+
+function apis(baseUrl: string, ownership: Ownership): WidgetApi[] {
+  const http = new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [...TOKENS] });
+  open.push(http);
+  const peers = new Map<string, WidgetApi>();
+  return [new WidgetApi(http, TOKENS[0], 'primary', ownership, {}, peers), new WidgetApi(http, TOKENS[1], 'second', ownership, {}, peers)];
+}
+
+/**
+ * A run in small: the runner's inventory, a worker's creates (3 in the primary account) and its
+ * per-file cleanup, `between` (what the deployment does meanwhile), then the final cleanup from the journal.
+ */
+async function run(store: StoreServer, between: (marker: string, made: string[]) => void = () => {}): Promise<{ outcome: CleanupOutcome; line: string; made: string[] }> {
+  const server = await store.start();
+  open.push(server);
+  const file = join(mkdtempSync(join(tmpdir(), 'sentences-')), 'widget-journal.jsonl');
+  const marker = newMarker();
+  const isOurs = (w: unknown): boolean => carriesMarker(w, marker);
+  new Journal(file).append({ kind: 'run', marker, at: new Date().toISOString() });
+  for (const api of apis(server.baseUrl, new Ownership(isOurs, new Journal(file)))) await takeInventory(api, 20);
+  const worker = new Ownership(isOurs, new Journal(file));
+  worker.loadEntries(readJournal(file));
+  const [primary] = apis(server.baseUrl, worker);
+  const made: string[] = [];
+  for (let i = 0; i < 3; i += 1) made.push(((await primary!.create({ name: `${marker} CRUD-1 ${i}` })).json as { id: string }).id);
+  between(marker, made);
+  await deleteAllHeld([primary!]);
+  const outcome = await finalCleanup(apis(server.baseUrl, new Ownership(isOurs, new Journal(file))), worker.outstanding(), { maxPages: 20, minSweeps: 1, journal: readJournal(file) });
+  return { outcome, line: describeCleanup(outcome), made };
+}
+
+const tokens = { [TOKENS[0]]: 'primary', [TOKENS[1]]: 'second' } as const;
+const REPEATED = /create\(s\) were answered with an id an earlier create of this run had/;
+const UNRETRIEVABLE = /journalled widget\(s\) could not be retrieved with the primary account's token \(404\) though listed with the run marker/;
+const UNJOURNALLED = /widget\(s\) listed with the run marker at ids no create of this run was answered with/;
+
+describe('the cleanup sentences, each from the fact it states', () => {
+  it('CRUD-3 creates really answered with an id an earlier create had: the sentence, with the count of such answers', async () => {
+    const { line } = await run(new StoreServer(tokens, undefined, { repeatIds: true }));
+    expect(line).toMatch(/NOT VERIFIED/);
+    expect(line).toMatch(/1 create\(s\) were answered with an id an earlier create of this run had/);
+  });
+
+  it('CRUD-3 behind a cache that serves a stale GET after each delete: no create repeated an id, so no such sentence, and all is proven gone', async () => {
+    const store = new StoreServer(tokens, undefined, { staleAfterDelete: true });
+    const { line, outcome } = await run(store);
+    expect(line).not.toMatch(REPEATED);
+    expect(outcome.verified, line).toBe(true);
+    expect(line).toMatch(/^nothing left behind/);
+    expect(store.widgets.get('primary')!.size).toBe(0);
+  });
+
+  it('CRUD-4 behind a proxy that 404s a retrieve of a listed, journalled widget: says exactly that, never "no create answered"', async () => {
+    const store = new StoreServer(tokens);
+    const { line, outcome, made } = await run(store, (_, ids) => void (store.faults.proxy404 = new Set([ids[1]!])));
+    expect(outcome.verified).toBe(false);
+    expect(line).toMatch(UNRETRIEVABLE);
+    expect(line).toContain(`ids ${JSON.stringify(made[1])}`);
+    expect(line).not.toMatch(UNJOURNALLED);
+    expect(line).not.toMatch(/^nothing left behind/);
+  });
+
+  it('CRUD-4 a widget listed with the run marker that no create answered (someone else\'s): says that, never "could not be retrieved"', async () => {
+    const store = new StoreServer(tokens);
+    const { line } = await run(store, (marker) => store.put('primary', { id: 'someone-else', name: `copied ${marker}` }));
+    expect(line).toMatch(/1 widget\(s\) listed with the run marker at ids no create of this run was answered with .*ids "someone-else"/);
+    expect(line).not.toMatch(UNRETRIEVABLE);
+    expect(store.widgets.get('primary')!.has('someone-else')).toBe(true);
+  });
+
+  it('CRUD-1 "nothing left behind" is never said from a list without the marker: a widget whose retrieves answer 500 is listed as not proven gone', async () => {
+    const store = new StoreServer(tokens);
+    const { line, outcome, made } = await run(store, (_, ids) => void (store.faults.retrieve500 = new Set([ids[0]!])));
+    expect(outcome.verified).toBe(false);
+    expect(line).toContain(`primary account, id ${JSON.stringify(made[0])}:`);
+    expect(line).not.toMatch(/^nothing left behind/);
+  });
+});
