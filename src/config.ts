@@ -113,7 +113,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--token', env: 'WIDGET_TOKEN', kind: 'string', key: 'token', arg: 'token', secret: true,
     defaultText: 'none; required with --base-url', description: 'Bearer token of the account under test' },
   { flag: '--second-token', env: 'WIDGET_SECOND_TOKEN', kind: 'string', key: 'secondToken', arg: 'token', secret: true,
-    defaultText: 'none; isolation checks skipped', description: 'Bearer token of a second account, for isolation checks' },
+    defaultText: 'none; the run stops (exit 2) unless --without-second-token', description: 'Bearer token of a second account, for isolation checks' },
   { flag: '--token-command', env: 'WIDGET_TOKEN_COMMAND', kind: 'command', key: 'tokenCommand', arg: 'cmd',
     defaultText: 'none', description: 'Shell command whose output is the token of the account under test (instead of --token); run again when the target stops accepting the token' },
   { flag: '--second-token-command', env: 'WIDGET_SECOND_TOKEN_COMMAND', kind: 'command', key: 'secondTokenCommand', arg: 'cmd',
