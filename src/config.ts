@@ -267,6 +267,7 @@ export const SUBCOMMANDS = [
   { name: 'cleanup', args: '[options]', does: 'deletes widgets left behind by killed runs' },
   { name: 'compare', args: 'RUN… --out DIR', does: 'lines up runs rule by rule (matrix.html, matrix.md)' },
   { name: 'verify', args: 'DIR', does: 'checks that a report bundle is whole and unaltered' },
+  { name: 'serve', args: '[options]', does: 'runs the reference server (--latency, --rate-limit: slow or limited)' },
 ] as const;
 
 const SUBCOMMAND_WIDTH = Math.max(...SUBCOMMANDS.map(({ name, args }) => `widget-conformance ${name} ${args}`.length));

@@ -137,3 +137,21 @@ describe('the example workflow', () => {
     expect(steps.filter((s) => s.uses?.startsWith('actions/upload-artifact') || s.uses?.startsWith('mikepenz/'))).toEqual([]);
   });
 });
+
+describe('docs/ci.md', () => {
+  const page = readFileSync(join(PROJECT_ROOT, 'docs/ci.md'), 'utf8');
+
+  test('its input table lists every input of action.yml with its default, and no other', () => {
+    const rows = [...page.matchAll(/^\| `([a-z-]+)` \| ([^|]+) \|/gm)].map((m) => [m[1]!, m[2]!.trim()] as const);
+    expect(rows.map(([name]) => name).sort()).toEqual(Object.keys(action.inputs).sort());
+    for (const [name, stated] of rows) {
+      const spec = action.inputs[name]!;
+      const expected = spec.required ? 'required' : spec.default === '' ? 'empty' : spec.default!;
+      expect(stated.replace(/^`'?|'?`$/g, ''), name).toBe(expected);
+    }
+  });
+
+  test('it names every output of action.yml', () => {
+    for (const name of Object.keys(action.outputs)) expect(page, name).toContain(`\`${name}\``);
+  });
+});
