@@ -17,6 +17,7 @@ import { startServer } from '../../src/reference/server.ts';
 import { DEFAULT_TOKENS, ReferenceService } from '../../src/reference/service.ts';
 import type { ConformanceReport } from '../support/suite-runner.ts';
 import { loadAction, runAction, type ActionRun, type RunActionOptions } from '../support/action-runner.ts';
+import type { ActionFile } from '../support/action-file.ts';
 import { AUTH_FAULTS } from '../servers/faults/index.ts';
 import type { TestServer } from '../servers/serve.ts';
 
@@ -46,7 +47,7 @@ beforeAll(() => {
   chmodSync(join(fakeBin, 'npm'), 0o755);
 });
 
-async function runOn(server: TestServer | undefined, withValues: Record<string, string>, workspace?: string): Promise<ActionRun> {
+async function runOn(server: TestServer | undefined, withValues: Record<string, string>, workspace?: string, action?: ActionFile): Promise<ActionRun> {
   const running = await startServer(server?.handler ?? new ReferenceService());
   try {
     const options: RunActionOptions = {
@@ -54,6 +55,7 @@ async function runOn(server: TestServer | undefined, withValues: Record<string, 
       baseEnv: baseEnv(),
       pathPrefix: fakeBin,
       ...(workspace ? { workspace } : {}),
+      ...(action ? { action } : {}),
     };
     return await runAction(options);
   } finally {
@@ -175,6 +177,15 @@ describe('the GitHub Action, its run steps run as a runner runs them', { timeout
     // The verdict word is the report's: passed through, never made conformant by a run without isolation rules.
     expect(run.outputs.verdict).toBe(reportIn(run).verdict);
     expect(run.outputs.verdict).not.toBe('conformant');
+  });
+
+  test('the token check can fail: a run step with the token pasted into its script (`${{ inputs.token }}` in run:) leaves it in the script the runner writes', async () => {
+    const leaky = structuredClone(loadAction());
+    const run = leaky.runs.steps.find((s) => s.id === 'run')! as { run?: string };
+    run.run = 'test -n "${{ inputs.token }}"\necho "exit-code=0" >> "$GITHUB_OUTPUT"';
+    const ran = await runOn(undefined, { token: TOKEN, 'second-token': SECOND }, undefined, leaky);
+    expect(ran.outputs['exit-code'], explain(ran)).toBe('0');
+    expect(everything(ran)).toContain(TOKEN);
   });
 
   test('a token in args is refused: exit 2, the suite not run, the token not echoed', async () => {

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.ts';
-import { loadAction, type ActionStep } from './action-file.ts';
+import { loadAction, type ActionFile, type ActionStep } from './action-file.ts';
 
 export { loadAction };
 
@@ -145,11 +145,13 @@ export interface RunActionOptions {
   readonly pathPrefix?: string;
   /** The environment the runner's steps start from. */
   readonly baseEnv: Record<string, string>;
+  /** The action to run (default: action.yml as it is): a test may alter it to prove a check can fail. */
+  readonly action?: ActionFile;
 }
 
 /** Runs action.yml's steps in order, as a runner would. */
 export async function runAction(options: RunActionOptions): Promise<ActionRun> {
-  const action = loadAction();
+  const action = options.action ?? loadAction();
   const root = mkdtempSync(join(process.env.TMPDIR ?? '/tmp', 'wcs-action-'));
   const workspace = options.workspace ?? join(root, 'workspace');
   const runnerTemp = join(root, 'runner-temp');
