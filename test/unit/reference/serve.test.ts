@@ -137,8 +137,8 @@ describe('added latency', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     // Timer resolution allows a millisecond early at most.
     expect(Math.min(...answers.map((a) => a.ms))).toBeGreaterThanOrEqual(LATENCY_MS - 1);
-    // In series they would take 20 × 150 ms = 3 s; together about one latency.
-    expect(wall).toBeLessThan(10 * LATENCY_MS);
+    // In series they would take 20 × 150 ms = 3 s; together about one latency (a loaded machine adds to it, never 2 s).
+    expect(wall).toBeLessThan(2000);
   });
 
   test('a refusal behind the latency is late too: the request crosses the network before the gateway sees it', async () => {
