@@ -115,7 +115,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--token', env: 'WIDGET_TOKEN', kind: 'string', key: 'token', arg: 'token', secret: true,
     defaultText: 'none; required with --base-url', description: 'Bearer token of the account under test' },
   { flag: '--second-token', env: 'WIDGET_SECOND_TOKEN', kind: 'string', key: 'secondToken', arg: 'token', secret: true,
-    defaultText: 'none; isolation checks skipped', description: 'Bearer token of a second account, for isolation checks' },
+    defaultText: 'none; the run stops (exit 2) unless --without-second-token', description: 'Bearer token of a second account, for isolation checks' },
   { flag: '--token-command', env: 'WIDGET_TOKEN_COMMAND', kind: 'command', key: 'tokenCommand', arg: 'cmd',
     defaultText: 'none', description: 'Shell command whose output is the token of the account under test (instead of --token); run again when the target stops accepting the token' },
   { flag: '--second-token-command', env: 'WIDGET_SECOND_TOKEN_COMMAND', kind: 'command', key: 'secondTokenCommand', arg: 'cmd',
@@ -271,6 +271,7 @@ export const SUBCOMMANDS = [
   { name: 'cleanup', args: '[options]', does: 'deletes widgets left behind by killed runs' },
   { name: 'compare', args: 'RUN… --out DIR', does: 'lines up runs rule by rule (matrix.html, matrix.md)' },
   { name: 'verify', args: 'DIR', does: 'checks that a report bundle is whole and unaltered' },
+  { name: 'serve', args: '[options]', does: 'runs the reference server (--latency, --rate-limit: slow or limited)' },
 ] as const;
 
 const SUBCOMMAND_WIDTH = Math.max(...SUBCOMMANDS.map(({ name, args }) => `widget-conformance ${name} ${args}`.length));

@@ -1,9 +1,11 @@
 /**
  * A gateway's rate limit in front of any handler: one token bucket for every caller together
  * (the strictest common form), refilled at `rate` tokens per second up to `burst`. A request
- * finding the bucket empty is answered 429 with `Retry-After` and never reaches the service;
+ * finding the bucket empty is answered 429 with `Retry-After` (or, with `status: 503`, as nginx's
+ * default `limit_req` answers: 503, an HTML page, no Retry-After) and never reaches the service;
  * optionally every answer carries the IETF draft's `RateLimit-Policy` and `RateLimit` fields.
- * For the bench and the self-tests: a conformant service behind it must be judged conformant.
+ * For the bench, the self-tests and `widget-conformance serve --rate-limit`: a conformant service
+ * behind it must be judged conformant.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from './server.ts';
@@ -17,7 +19,14 @@ export interface RateLimitOptions {
   readonly retryAfterSeconds: number;
   /** Send RateLimit-Policy and RateLimit on every answer. */
   readonly headers?: boolean;
+  /** 429 (the default) with Retry-After and a JSON Error; 503 as nginx's default limit_req answers. */
+  readonly status?: 429 | 503;
 }
+
+/** The shape of nginx's built-in 503 page, what `limit_req` sends when no error_page or limit_req_status is configured. */
+export const NGINX_503_PAGE =
+  '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n' +
+  '<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 /** What the limit did: the bench and the self-tests compare it with what the suite reports. */
 export interface RateLimitCounts {
@@ -54,6 +63,11 @@ export class RateLimitedHandler implements RequestHandler {
     if (!taken) {
       this.counts.refused += 1;
       // The request body is not read: a gateway refuses before the service sees it.
+      if (this.options.status === 503) {
+        res.writeHead(503, 'Service Temporarily Unavailable', { 'content-type': 'text/html', 'content-length': Buffer.byteLength(NGINX_503_PAGE) });
+        res.end(NGINX_503_PAGE);
+        return;
+      }
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) });
       res.end(JSON.stringify({ code: 'rate_limited', message: `more than ${rate} requests per second` }));
       return;

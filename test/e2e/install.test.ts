@@ -165,6 +165,42 @@ describe('installed from the packed tarball into an empty project', () => {
     expect(store.count(ACCOUNT), 'the widgets that were there before the run').toBe(EXISTING_WIDGETS);
   });
 
+  test('npx widget-conformance serve --port 0 --latency 20 starts the reference server from the installed package, answers with its printed token, and stops on SIGTERM', async () => {
+    const own = (k: string) => !k.startsWith('npm_') && k !== 'INIT_CWD' && !k.startsWith('WIDGET_');
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => own(k))), NO_COLOR: '1' };
+    // A process group of its own, signalled as a whole as a terminal's Ctrl+C does: npx runs the
+    // command through a shell that does not pass a signal sent to npx alone on to the server.
+    const child = spawn('npx', ['widget-conformance', 'serve', '--port', '0', '--latency', '20'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      // Waits on the server's own last start-up line, not on a clock.
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('Press Ctrl+C to stop.')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready:\n${out}`)));
+      });
+      const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(out)?.[1];
+      const token = /^ {2}WIDGET_TOKEN=(\S+)$/m.exec(out)?.[1];
+      expect(baseUrl && token, out).toBeTruthy();
+      // Where installed, the suggested command is the installed one, not this repository's npm test.
+      expect(out).toMatch(/^ {2}WIDGET_TOKEN=\S+ WIDGET_SECOND_TOKEN=\S+ npx widget-conformance --base-url http:\/\/127\.0\.0\.1:\d+\/v1$/m);
+      const res = await fetch(`${baseUrl}/widgets`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, out).toBe(200);
+      expect(await res.json()).toMatchObject({ data: [] });
+    } finally {
+      // 'close': the server (npx's child) shares the pipes, so this waits for its last line too.
+      const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (code, signal) => resolve([code, signal])));
+      process.kill(-child.pid!, 'SIGTERM');
+      const [code, signal] = await closed;
+      // npm ends itself by the signal it received, or with the server's exit code.
+      expect(code === 0 || signal === 'SIGTERM', `${code} ${signal}\n${out}`).toBe(true);
+    }
+    expect(out, 'the server shut down cleanly').toContain('Widget reference server stopped.');
+  });
+
   test('npx widget-conformance cleanup and npx widget-cleanup run the cleanup, which finds nothing to delete', async () => {
     const env = { WIDGET_TOKEN: server.tokens[0], WIDGET_SECOND_TOKEN: server.tokens[1] };
     for (const args of [['widget-conformance', 'cleanup'], ['widget-cleanup']]) {
