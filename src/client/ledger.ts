@@ -80,6 +80,8 @@ export interface JournalFacts {
    * (CRUD-3 or DEL-2), so it counts as lost.
    */
   readonly reused: LostCreate[];
+  /** The name and created_at each create answered, per account and id (the latest create of an id): what a retrieve must show to prove the widget the same. */
+  readonly answered?: Map<string, Map<string, { readonly name?: string; readonly createdAt?: string }>>;
 }
 
 const bucket = <T>(map: Map<string, T>, account: string, make: () => T): T => {
@@ -133,7 +135,7 @@ export function readJournal(file: string): JournalEntry[] {
 
 /** Replays entries in order into what they establish. */
 export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
-  const facts: JournalFacts = { markers: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), contradictions: new Map(), lost: [], reused: [] };
+  const facts: JournalFacts = { markers: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), contradictions: new Map(), lost: [], reused: [], answered: new Map() };
   const pending = new Map<string, LostCreate>();
   for (const e of entries) {
     switch (e.kind) {
@@ -154,6 +156,8 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
         pending.delete(e.key);
         bucket(facts.live, e.account, () => new Set()).add(e.id);
         bucket(facts.created, e.account, () => new Set()).add(e.id);
+        // An entry without them (an "undeleted" one) keeps what the create answered.
+        if (isString(e.name) || isString(e.created_at)) bucket(facts.answered!, e.account, () => new Map()).set(e.id, { ...(isString(e.name) ? { name: e.name } : {}), ...(isString(e.created_at) ? { createdAt: e.created_at } : {}) });
         break;
       }
       case 'refused':

@@ -213,6 +213,13 @@ export class Ownership {
   load(facts: JournalFacts): void {
     for (const [account, ids] of facts.inventory) this.addInventory(account, ids);
     for (const [account, ids] of facts.live) for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
+    // What each create answered: a retrieve must show the same widget for the id to be proven (door.ts).
+    for (const [account, byId] of facts.answered ?? []) {
+      for (const [id, answered] of byId) {
+        const claim = this.get(account, id);
+        if (claim && claim.answered === undefined) claim.answered = answered;
+      }
+    }
     for (const [account, map] of facts.contradictions) {
       for (const [id, why] of map) {
         if (why.startsWith(LOST_WRITE)) this.lostWrites.set(id, why.slice(LOST_WRITE.length));
@@ -226,11 +233,7 @@ export class Ownership {
   /** Replays journal entries into the ledger (see load). */
   loadEntries(entries: readonly JournalEntry[]): void {
     this.load(journalFacts(entries));
-    for (const e of entries) {
-      if (e.kind === 'inventory' && e.complete && e.ids.length === 0) this.emptyAtStart.add(e.account);
-      const claim = e.kind === 'created' ? this.get(e.account, e.id) : undefined;
-      if (claim && e.kind === 'created') claim.answered = { ...(e.name === undefined ? {} : { name: e.name }), ...(e.created_at === undefined ? {} : { createdAt: e.created_at }) };
-    }
+    for (const e of entries) if (e.kind === 'inventory' && e.complete && e.ids.length === 0) this.emptyAtStart.add(e.account);
   }
 
   /** Journals a create about to be sent; the key pairs it with its outcome (created / refused). */
@@ -416,7 +419,8 @@ export class Ownership {
   undeleted(account: string, id: string): void {
     const claim = this.get(account, id);
     if (claim?.deleted) {
-      this.journal.append({ kind: 'created', account, key: `undeleted-${id}`, id });
+      const { name, createdAt } = claim.answered ?? {};
+      this.journal.append({ kind: 'created', account, key: `undeleted-${id}`, id, ...(name === undefined ? {} : { name }), ...(createdAt === undefined ? {} : { created_at: createdAt }) });
       claim.deleted = false;
     }
   }
