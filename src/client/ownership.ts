@@ -4,6 +4,9 @@
  * what the server showed at each, and the ids it contradicted itself about. Whether a DELETE
  * may go out is decided by ledger.ts deleteVerdict alone, from these facts and a retrieve;
  * what could not be deleted is reported by id at the end of the run.
+ * Long because these facts (claims, inventory, what each create answered, ids seen that are not
+ * the run's, lost writes, contradictions) are one state that every proof reads together:
+ * split, a delete could read one part and miss a change in another.
  */
 import { Journal, journalFacts, type JournalEntry, type JournalFacts, type LostCreate } from './ledger.ts';
 import { idKey } from './safe-ids.ts';
