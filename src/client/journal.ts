@@ -294,6 +294,8 @@ export interface JournalFacts {
    * the widget each made may stand at an id the run never learned (CRUD-3 or DEL-2): it counts as lost.
    */
   readonly reused: LostCreate[];
+  /** The name and created_at each create answered, per account and id (the latest create of an id): what a retrieve must show to prove the widget the same (door.ts). */
+  readonly answered?: Map<string, Map<string, { readonly name?: string; readonly createdAt?: string }>>;
 }
 
 const bucket = <T>(map: Map<string, T>, account: string, make: () => T): T => {
@@ -307,7 +309,7 @@ const OLD_UNDELETED_KEY = 'undeleted-';
 
 /** Replays entries in order into what they establish. */
 export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
-  const facts: JournalFacts = { markers: [], targets: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), gone: new Map(), contradictions: new Map(), lost: [], reused: [] };
+  const facts: JournalFacts = { markers: [], targets: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), gone: new Map(), contradictions: new Map(), lost: [], reused: [], answered: new Map() };
   const pending = new Map<string, LostCreate>();
   const live = (account: string, id: string): void => {
     bucket(facts.live, account, () => new Set()).add(id);
@@ -337,6 +339,7 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
         pending.delete(e.key);
         live(e.account, e.id);
         bucket(facts.created, e.account, () => new Set()).add(e.id);
+        if (isString(e.name) || isString(e.created_at)) bucket(facts.answered!, e.account, () => new Map()).set(e.id, { ...(isString(e.name) ? { name: e.name } : {}), ...(isString(e.created_at) ? { createdAt: e.created_at } : {}) });
         break;
       }
       case 'undeleted':

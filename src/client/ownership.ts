@@ -4,6 +4,9 @@
  * what the server showed at each, and the ids it contradicted itself about. Whether a DELETE
  * may go out is decided by ledger.ts deleteVerdict alone, from these facts and a retrieve;
  * what could not be deleted is reported by id at the end of the run.
+ * Long because these facts (claims, inventory, what each create answered, ids seen that are not
+ * the run's, lost writes, contradictions) are one state that every proof reads together:
+ * split, a delete could read one part and miss a change in another.
  */
 import { Journal, journalFacts, type JournalEntry, type JournalFacts, type LostCreate } from './ledger.ts';
 import { idKey } from './safe-ids.ts';
@@ -222,6 +225,13 @@ export class Ownership {
     for (const [account, ids] of facts.created) {
       for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: true, creates: 1, ...(facts.gone.get(account)?.has(id) ? { gone: true } : {}) });
     }
+    // What each create answered: a retrieve must show the same widget for the id to be proven (door.ts).
+    for (const [account, byId] of facts.answered ?? []) {
+      for (const [id, answered] of byId) {
+        const claim = this.get(account, id);
+        if (claim && claim.answered === undefined) claim.answered = answered;
+      }
+    }
     for (const [account, map] of facts.contradictions) {
       for (const [id, why] of map) {
         if (why.startsWith(LOST_WRITE)) this.lostWrites.set(id, why.slice(LOST_WRITE.length));
@@ -235,11 +245,7 @@ export class Ownership {
   /** Replays journal entries into the ledger (see load). */
   loadEntries(entries: readonly JournalEntry[]): void {
     this.load(journalFacts(entries));
-    for (const e of entries) {
-      if (e.kind === 'inventory' && e.complete && e.ids.length === 0) this.emptyAtStart.add(e.account);
-      const claim = e.kind === 'created' ? this.get(e.account, e.id) : undefined;
-      if (claim && e.kind === 'created') claim.answered = { ...(e.name === undefined ? {} : { name: e.name }), ...(e.created_at === undefined ? {} : { createdAt: e.created_at }) };
-    }
+    for (const e of entries) if (e.kind === 'inventory' && e.complete && e.ids.length === 0) this.emptyAtStart.add(e.account);
   }
 
   /** Journals a create about to be sent; the key pairs it with its outcome (created / refused). */

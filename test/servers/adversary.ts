@@ -3,6 +3,14 @@
  * ownership, per request, following a schedule fast-check draws (so a failing seed replays the
  * same lies in the same order). It holds pre-existing widgets in two accounts and knows, as the
  * suite cannot, which widget is whose: the property tests read its truth.
+ *
+ * Beyond the answers, it attacks the doors (issue 29): races between any two requests (an id of
+ * the suite's given to another client's widget, also right after a DELETE whose answer it
+ * dropped; another client's writes during the run, copies of the suite's names among them),
+ * routers that normalise or decode ids (a DELETE that finds the widget by a folded id, or that
+ * decodes the path twice and resolves dot segments), creates answered with lookalikes of
+ * pre-existing ids, and an inventory the list hides. Foreign widgets (the users' and the other
+ * client's) are the ones that must stay intact.
  */
 import fc from 'fast-check';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,10 +18,14 @@ import { startServer, type RunningServer } from '../../src/reference/server.ts';
 
 export const ADVERSARY_TOKENS = { 'adv-token-alice': 'primary', 'adv-token-bob': 'second' } as const;
 
-export const CREATE_LIES = ['honest', 'id-of-pre-existing', 'id-of-own-earlier', 'answer-lost', 'no-id'] as const;
+export const CREATE_LIES = ['honest', 'id-of-pre-existing', 'id-of-own-earlier', 'answer-lost', 'no-id', 'lookalike-of-pre-existing', 'dot-dot-id'] as const;
 export const RETRIEVE_LIES = ['honest', 'add-marker', 'remove-marker', 'upper-case', 'show-own-widget-at-any-id', 'not-found'] as const;
-export const LIST_LIES = ['honest', 'add-marker', 'remove-marker', 'shift-names', 'hide-marked', 'duplicate-entry'] as const;
-export const DELETE_LIES = ['honest', 'fail', 'delete-another-own', 'ok-but-keep'] as const;
+export const LIST_LIES = ['honest', 'add-marker', 'remove-marker', 'shift-names', 'hide-marked', 'duplicate-entry', 'hide-pre-existing'] as const;
+export const DELETE_LIES = ['honest', 'fail', 'delete-another-own', 'ok-but-keep', 'reassign-and-drop'] as const;
+/** What happens between two requests: nothing, or another client acts. */
+export const RACES = ['none', 'reassign-own-id', 'reassign-own-id-copying-name', 'other-client-creates', 'other-client-copies-name'] as const;
+/** How the server's router finds the widget of a GET or DELETE /widgets/{id}. */
+export const ROUTERS = ['exact', 'fold-on-delete', 'decode-twice-on-delete'] as const;
 
 export interface Schedule {
   readonly preExisting: { readonly primary: number; readonly second: number };
@@ -21,20 +33,53 @@ export interface Schedule {
   readonly retrieve: ReadonlyArray<(typeof RETRIEVE_LIES)[number]>;
   readonly list: ReadonlyArray<(typeof LIST_LIES)[number]>;
   readonly delete: ReadonlyArray<(typeof DELETE_LIES)[number]>;
+  /** Before each request, in turn (none: no race). */
+  readonly race?: ReadonlyArray<(typeof RACES)[number]>;
+  readonly router?: (typeof ROUTERS)[number];
 }
 
 /** Half honest answers, half lies, per operation; lists long enough to vary over a run. */
 const lies = <T extends string>(all: readonly T[]): fc.Arbitrary<T[]> =>
   fc.array(fc.oneof({ weight: 1, arbitrary: fc.constant(all[0]!) }, { weight: 1, arbitrary: fc.constantFrom(...all.slice(1)) }), { minLength: 1, maxLength: 12 });
 
-/** Schedules of lies for the adversary. */
-export const schedules: fc.Arbitrary<Schedule> = fc.record({
+const answerLies = {
   preExisting: fc.record({ primary: fc.integer({ min: 1, max: 5 }), second: fc.integer({ min: 1, max: 3 }) }),
-  create: lies(CREATE_LIES),
+  create: lies(CREATE_LIES.slice(0, 5)),
   retrieve: lies(RETRIEVE_LIES),
+  list: lies(LIST_LIES.slice(0, 6)),
+  delete: lies(DELETE_LIES.slice(0, 4)),
+};
+
+/** Schedules of lies in the answers only (the whole-CLI runs of test/e2e/data-safety.test.ts sample these by seed). */
+export const schedules: fc.Arbitrary<Schedule> = fc.record(answerLies);
+
+/** Schedules that attack the doors too: races, routers, lookalike and dot-segment ids, a hidden inventory. */
+export const doorSchedules: fc.Arbitrary<Schedule> = fc.record({
+  ...answerLies,
+  create: lies(CREATE_LIES),
   list: lies(LIST_LIES),
   delete: lies(DELETE_LIES),
+  race: lies(RACES),
+  router: fc.constantFrom(...ROUTERS),
 });
+
+/** One percent-decoding, or the text as it is when it does not decode. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Requests of others that may arrive between the suite's retrieve of an id and its DELETE of it (the suite deletes 8 ids side by side). */
+const WINDOW_REQUESTS = 24;
+
+/** The ids a lookalike create answers for a pre-existing id: each reaches it through some router that folds ids. */
+const LOOKALIKES = [(id: string) => id.toUpperCase(), (id: string) => `${id}/`, (id: string) => `${id} `, (id: string) => id.replace(/\d+/, (d) => `0${d}`)];
+
+/** The id as a folding router finds it: case, trailing slashes and spaces, leading zeros. */
+const folded = (id: string): string => id.toLowerCase().replace(/[/\s]+$/, '').replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, ''));
 
 interface Stored {
   readonly id: string;
@@ -52,8 +97,20 @@ export class Adversary {
   readonly preExisting = new Map<string, Stored>();
   /** Ids of widgets a POST really made, by account. */
   readonly made = new Map<string, string>();
+  /** Widgets another client made during the run (at fresh ids or at ids the suite's widgets had): they must stay as they are. */
+  readonly foreign = new Map<string, Stored>();
   private next = 1;
-  private readonly cursor = { create: 0, retrieve: 0, list: 0, delete: 0 };
+  private readonly cursor = { create: 0, retrieve: 0, list: 0, delete: 0, race: 0 };
+  /** Requests received so far. */
+  private requests = 0;
+  /** "<account> <id>" → the request count at its latest retrieve, until the next request for it. */
+  private readonly windows = new Map<string, number>();
+
+  /** True while the id is between a retrieve and the next request for it (see WINDOW_REQUESTS). */
+  private inWindow(account: string, id: string): boolean {
+    const at = this.windows.get(`${account} ${id}`);
+    return at !== undefined && this.requests - at <= WINDOW_REQUESTS;
+  }
   /** The last marker a create carried: what a lying server copies onto the user's widgets. */
   private marker = 'wcs-aaaaaaaaaaaaaa';
 
@@ -66,15 +123,65 @@ export class Adversary {
     }
   }
 
-  private lie<K extends keyof typeof this.cursor>(op: K): Schedule[K][number] {
+  private lie<K extends Exclude<keyof typeof this.cursor, 'race'>>(op: K): Schedule[K][number] {
     const list = this.schedule[op];
     return list[this.cursor[op]++ % list.length]!;
   }
 
-  private store(account: string, input: { name: string; description?: string }): Stored {
-    const w: Stored = { id: `w${this.next++}`, ...input, created_at: new Date(0).toISOString() };
+  /** A fresh creation time: each widget its own, as on a real server. */
+  private stamp(): string {
+    return new Date(Date.UTC(2026, 0, 1) + this.next * 1_000).toISOString();
+  }
+
+  private store(account: string, input: { name: string; description?: string }, id = `w${this.next}`): Stored {
+    const w: Stored = { id, ...input, created_at: this.stamp() };
+    this.next += 1;
     this.widgets.get(account)!.set(w.id, w);
     return w;
+  }
+
+  /** Another client's widget in the account, at a fresh id or at one given. */
+  private foreignWidget(account: string, name: string, id?: string): void {
+    const w = this.store(account, { name }, id);
+    this.made.delete(w.id);
+    this.foreign.set(w.id, w);
+  }
+
+  /** Another client acts between two requests, as the schedule says. */
+  private race(): void {
+    const list = this.schedule.race ?? ['none'];
+    const race = list[this.cursor.race++ % list.length]!;
+    const account = this.cursor.race % 2 ? 'primary' : 'second';
+    const own = this.own(account).find((w) => !this.inWindow(account, w.id));
+    if (race === 'other-client-creates') this.foreignWidget(account, 'another client\'s widget');
+    if (race === 'other-client-copies-name' && own) this.foreignWidget(account, own.name);
+    // The suite's widget expires and the store gives its id at once to another client's widget.
+    if ((race === 'reassign-own-id' || race === 'reassign-own-id-copying-name') && own) {
+      this.widgets.get(account)!.delete(own.id);
+      this.foreignWidget(account, race === 'reassign-own-id' ? 'another client\'s widget' : own.name, own.id);
+    }
+  }
+
+  /** The widget a GET or DELETE of the id finds in the account, as the router reads the path. */
+  private route(account: string, rawPath: string, forDelete: boolean): { id: string; all?: true } {
+    const segment = rawPath.replace(/^\/widgets\//, '');
+    const id = safeDecode(segment);
+    const router = this.schedule.router ?? 'exact';
+    if (!forDelete || router === 'exact') return { id };
+    if (router === 'decode-twice-on-delete') {
+      let twice = id;
+      try {
+        twice = decodeURIComponent(id);
+      } catch {
+        // one decoding is all it gets
+      }
+      // Dot segments resolved after the second decoding: `..` climbs to the collection itself.
+      const resolved = new URL(`http://x/widgets/${twice}`).pathname;
+      return resolved === '/' || resolved === '/widgets/' || resolved === '/widgets' ? { id, all: true } : { id: resolved.replace(/^\/widgets\//, '') };
+    }
+    // The first widget (in creation order) whose folded id matches.
+    const match = [...this.widgets.get(account)!.keys()].find((k) => folded(k) === folded(id));
+    return { id: match ?? id };
   }
 
   private own(account: string): Stored[] {
@@ -94,11 +201,29 @@ export class Adversary {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      this.requests += 1;
+      // Between a retrieve of an id and the next request for it lies the one round trip no
+      // client can close (docs/data-safety.md): no race takes that id then. Other requests may
+      // arrive meanwhile (the suite's deletes run side by side), up to WINDOW_REQUESTS of them.
+      // The race first: the request that closes a window (the DELETE) is still inside it.
+      this.race();
+      if (path.startsWith('/widgets/')) {
+        const key = `${account} ${safeDecode(path.slice('/widgets/'.length))}`;
+        if (req.method === 'GET') this.windows.set(key, this.requests);
+        else this.windows.delete(key);
+      }
       if (req.method === 'GET' && path === '/widgets') return this.list(account, url, json);
       if (req.method === 'POST' && path === '/widgets') return this.create(account, Buffer.concat(chunks).toString('utf8'), json, res);
-      const id = decodeURIComponent(path.replace(/^\/widgets\//, ''));
-      if (req.method === 'GET') return this.retrieve(account, id, json);
-      if (req.method === 'DELETE') return this.remove(account, id, json);
+      if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, json);
+      if (req.method === 'DELETE') {
+        const routed = this.route(account, path, true);
+        if (routed.all) {
+          // "DELETE /v1/widgets/": the account emptied.
+          this.widgets.get(account)!.clear();
+          return json(204);
+        }
+        return this.remove(account, routed.id, json, res);
+      }
       json(405, { code: 'method_not_allowed', message: 'no' });
     });
   };
@@ -107,6 +232,8 @@ export class Adversary {
     const lie = this.lie('list');
     let all = [...this.widgets.get(account)!.values()];
     if (lie === 'hide-marked') all = all.filter((w) => !MARKER.test(`${w.name} ${w.description ?? ''}`));
+    // An inventory the list hides (archived widgets, say): the users' widgets never listed.
+    if (this.schedule.list.includes('hide-pre-existing')) all = all.filter((w) => !this.preExisting.has(w.id));
     const offset = Number(url.searchParams.get('cursor') ?? 0) || 0;
     const limit = Math.min(Number(url.searchParams.get('limit') ?? 20) || 20, 100);
     let page: Stored[] = all.slice(offset, offset + limit);
@@ -128,9 +255,12 @@ export class Adversary {
     if (typeof input.name !== 'string') return json(400, { code: 'invalid_name', message: 'no' });
     const marker = MARKER.exec(input.name)?.[0];
     if (marker) this.marker = marker;
-    const w = this.store(account, { name: input.name, ...(typeof input.description === 'string' ? { description: input.description } : {}) });
-    this.made.set(w.id, account);
     const lie = this.lie('create');
+    const user = this.users(account)[0];
+    // The widget is made at an id that is a lookalike of a user's, or at `%2e%2e`.
+    const at = lie === 'lookalike-of-pre-existing' && user ? LOOKALIKES[this.next % LOOKALIKES.length]!(user.id) : lie === 'dot-dot-id' ? '%2e%2e' : undefined;
+    const w = this.store(account, { name: input.name, ...(typeof input.description === 'string' ? { description: input.description } : {}) }, at === undefined || this.widgets.get(account)!.has(at) ? undefined : at);
+    this.made.set(w.id, account);
     if (lie === 'answer-lost') return void res.destroy();
     if (lie === 'no-id') return json(201, { name: w.name, created_at: w.created_at });
     const other = lie === 'id-of-pre-existing' ? this.users(account)[0] : lie === 'id-of-own-earlier' ? this.own(account).find((o) => o.id !== w.id) : undefined;
@@ -152,24 +282,32 @@ export class Adversary {
     json(200, w);
   }
 
-  private remove(account: string, id: string, json: (s: number, b?: unknown) => void): void {
+  private remove(account: string, id: string, json: (s: number, b?: unknown) => void, res: ServerResponse): void {
     const lie = this.lie('delete');
     const widgets = this.widgets.get(account)!;
     if (lie === 'fail') return json(500, { code: 'internal', message: 'try later' });
     if (lie === 'ok-but-keep') return json(204);
     if (!widgets.has(id)) return json(404, { code: 'not_found', message: 'no' });
+    if (lie === 'reassign-and-drop') {
+      // Deleted; the freed id goes at once to another client's widget (a copy of the name, its
+      // own created_at), and the answer is lost.
+      const name = widgets.get(id)!.name;
+      widgets.delete(id);
+      this.foreignWidget(account, name, id);
+      return void res.destroy();
+    }
     // Another widget of the run's goes instead (never a user's: no client could defend against that).
     const victim = lie === 'delete-another-own' ? (this.own(account).find((o) => o.id !== id)?.id ?? id) : id;
     widgets.delete(victim);
     json(204);
   }
 
-  /** Pre-existing widgets not exactly as they were. */
+  /** Widgets the suite did not create (the users' and another client's) not exactly as they were. */
   damaged(): string[] {
-    return [...this.preExisting.values()].filter((w) => {
-      const account = w.id && [...this.widgets].find(([, m]) => m.has(w.id))?.[0];
-      return account === undefined || JSON.stringify(this.widgets.get(account)!.get(w.id)) !== JSON.stringify(w);
-    }).map((w) => w.id);
+    // Ids may repeat across accounts (`%2e%2e`, lookalikes): a widget is intact when some account still holds it as it was.
+    return [...this.preExisting.values(), ...this.foreign.values()]
+      .filter((w) => ![...this.widgets.values()].some((m) => JSON.stringify(m.get(w.id)) === JSON.stringify(w)))
+      .map((w) => w.id);
   }
 
   /** Widgets a POST made that are still there, by account. */

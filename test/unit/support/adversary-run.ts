@@ -1,0 +1,124 @@
+/**
+ * One run of the suite's deleting components against a generated adversary (test/servers/adversary.ts),
+ * in-process: the tests' WidgetApi.remove, the per-file cleanup (deleteAllHeld), the runner's
+ * final cleanup and `cleanup` reading the journal. Shared by test/unit/client/adversary.test.ts
+ * and the ablations of test/unit/client/adversary-ablation.test.ts (which load it again with a
+ * door part swapped out).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WidgetApi } from '../../../src/client/api.ts';
+import { Journal, readJournal } from '../../../src/client/ledger.ts';
+import { Ownership } from '../../../src/client/ownership.ts';
+import { deleteAllHeld, takeInventory } from '../../../src/client/sweep.ts';
+import { cleanJournal } from '../../../src/cli/cleanup/journal.ts';
+import { describeCleanup, finalCleanup } from '../../../src/cli/run/final-cleanup.ts';
+import { isSuiteError } from '../../../src/errors.ts';
+import { carriesMarker, newMarker } from '../../../src/harness/marker.ts';
+import { HttpClient } from '../../../src/http/client.ts';
+import { Adversary, type Schedule } from '../../servers/adversary.ts';
+
+const TOKENS = ['adv-token-alice', 'adv-token-bob'] as const;
+/** Creates per account in one generated run. */
+const CREATES = 4;
+
+function client(baseUrl: string): HttpClient {
+  return new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [...TOKENS] });
+}
+
+function accounts(http: HttpClient, ownership: Ownership): WidgetApi[] {
+  const peers = new Map<string, WidgetApi>();
+  return [new WidgetApi(http, TOKENS[0], 'primary', ownership, {}, peers), new WidgetApi(http, TOKENS[1], 'second', ownership, {}, peers)];
+}
+
+/** A suite error is an answer the run reports; anything else is a bug of the suite. */
+async function tolerant<T>(step: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await step();
+  } catch (error) {
+    if (isSuiteError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** One run against one generated adversary; returns what the property needs. */
+export async function oneRun(schedule: Schedule, interrupted: boolean): Promise<{ adversary: Adversary; reported: string; verified: boolean; cleanedUp: boolean }> {
+  const adversary = new Adversary(schedule);
+  const server = await adversary.start();
+  const dir = mkdtempSync(join(tmpdir(), 'adversary-'));
+  const file = join(dir, 'widget-journal.jsonl');
+  const marker = newMarker();
+  const isOurs = (w: unknown): boolean => carriesMarker(w, marker);
+  const http = [client(server.baseUrl), client(server.baseUrl), client(server.baseUrl), client(server.baseUrl)];
+  try {
+    // The runner: the run's marker and the inventory, before the first create.
+    new Journal(file).append({ kind: 'run', marker, at: new Date().toISOString() });
+    const runner = accounts(http[0]!, new Ownership(isOurs, new Journal(file)));
+    for (const api of runner) await takeInventory(api, 20);
+    // A worker: creates, retrieves, lists, the tests' own deletes, then the per-file cleanup.
+    const worker = new Ownership(isOurs, new Journal(file));
+    worker.loadEntries(readJournal(file).filter((e) => e.kind === 'inventory'));
+    const apis = accounts(http[1]!, worker);
+    for (const api of apis) {
+      for (let i = 0; i < CREATES; i += 1) {
+        const res = await tolerant(() => api.create({ name: `${marker} CRUD-1 ${i}`, description: 'adversary' }));
+        const id = (res?.json as { id?: unknown } | undefined)?.id;
+        if (typeof id !== 'string') continue;
+        await tolerant(() => api.retrieve(id));
+        await tolerant(() => api.list({ limit: 3 }));
+        if (i % 2 === 0) await tolerant(() => api.remove(id));
+      }
+    }
+    await deleteAllHeld(apis);
+    // The runner's final cleanup, from the journal alone (and the held ids, as the workers leave them).
+    const outcome = await finalCleanup(accounts(http[2]!, new Ownership(isOurs, new Journal(file))), worker.outstanding(), {
+      maxPages: 20,
+      minSweeps: interrupted ? 2 : 1,
+      journal: readJournal(file),
+    });
+    // `cleanup` reading the journal afterwards.
+    const said: string[] = [];
+    const code = await cleanJournal(http[3]!, TOKENS[0], TOKENS[1], file, (line) => said.push(line));
+    return { adversary, reported: `${describeCleanup(outcome)}\n${said.join('\n')}`, verified: outcome.verified, cleanedUp: code === 0 };
+  } finally {
+    await Promise.all(http.map((h) => h.close()));
+    await server.close();
+  }
+}
+
+/**
+ * A server no client can defend against (docs/data-safety.md): it hides the users' widgets from
+ * every list, so none is in the inventory, and hands a create the id of one (or a lookalike its
+ * DELETE route folds onto one) while its retrieve shows the suite's widget there.
+ */
+export function undetectable(schedule: Schedule): boolean {
+  if (!schedule.list.includes('hide-pre-existing')) return false;
+  return (schedule.create.includes('id-of-pre-existing') && schedule.retrieve.includes('show-own-widget-at-any-id'))
+    || (schedule.create.includes('lookalike-of-pre-existing') && schedule.router === 'fold-on-delete');
+}
+
+/**
+ * The property, as the lines that break it (none when it holds): nothing the suite did not
+ * create is changed or deleted; "nothing left behind" (from the run or `cleanup`) only when
+ * nothing of the run is left; every widget left is reported by id, or the line says why it
+ * cannot be (lost answers, ids given twice).
+ */
+export function violations(schedule: Schedule, outcome: Awaited<ReturnType<typeof oneRun>>): string[] {
+  const { adversary, reported, verified, cleanedUp } = outcome;
+  const found: string[] = [];
+  const damaged = undetectable(schedule) ? [] : adversary.damaged();
+  if (damaged.length) found.push(`widgets the suite did not create changed or deleted: ${JSON.stringify(damaged)}`);
+  // A widget hidden from every list and every retrieve is out of any client's sight: only a
+  // schedule that can do both is exempt from the reporting half of the property.
+  const invisible = schedule.list.includes('hide-marked') && schedule.retrieve.includes('not-found');
+  const left = invisible ? [] : adversary.remaining();
+  if (verified && left.length) found.push(`"nothing left behind" said, yet the run's widgets remain: ${JSON.stringify(left)}`);
+  if (cleanedUp && left.length) found.push(`cleanup said nothing is left, yet the run's widgets remain: ${JSON.stringify(left)}`);
+  if (!verified && !cleanedUp) {
+    for (const { id } of left) {
+      if (!reported.includes(JSON.stringify(id)) && !/lost their answer|an id an earlier create of this run had/.test(reported)) found.push(`${id} left and not reported`);
+    }
+  }
+  return found;
+}
