@@ -35,6 +35,10 @@ export interface Exchange {
   readonly durationMs: number;
   /** When the request was sent (ISO 8601): the HAR export's startedDateTime. */
   readonly startedAt?: string;
+  /** The 502/504 answer to the same request sent once before this one (a GET is reproduced once before a rule is blamed). */
+  readonly earlier?: Exchange;
+  /** What the suite did with this answer that the exchange alone does not show (a 502 to a write not sent again). */
+  readonly note?: string;
 }
 
 /**

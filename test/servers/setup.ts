@@ -56,13 +56,13 @@ export const comeBackLater = (status: 503 | 429): RequestHandler & { readonly re
   };
 };
 
-/** An outage: 503 to everything, without Retry-After, with a gateway's HTML page. */
-export const outage = (): RequestHandler & { readonly requests: () => number } => {
+/** An outage: `status` (503 by default) to everything, without Retry-After, with a gateway's HTML page. */
+export const outage = (status = 503): RequestHandler & { readonly requests: () => number } => {
   let requests = 0;
   return {
     handle: (_req, res) => {
       requests += 1;
-      res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503 Service Temporarily Unavailable</body></html>');
+      res.writeHead(status, { 'content-type': 'text/html' }).end(`<html><body>${status} Service Temporarily Unavailable</body></html>`);
     },
     requests: () => requests,
   };
@@ -80,14 +80,14 @@ export const brokenList = (): RequestHandler => {
   });
 };
 
-/** A target restarting: the first `failures` requests answer 503, then the reference answers. */
-export const restarting = (failures: number): RequestHandler => {
+/** A target restarting: the first `failures` requests answer `status` (503 by default), then the reference answers. */
+export const restarting = (failures: number, status = 503): RequestHandler => {
   const service = new QuietService();
   let seen = 0;
   return handler((req, res) => {
     seen += 1;
     if (seen <= failures) {
-      res.writeHead(503).end();
+      res.writeHead(status).end();
       return;
     }
     void service.handle(req, res);
