@@ -256,6 +256,7 @@ export class HttpClient {
         const shownUrl = this.redactor.url(url, this.options.baseUrl);
         throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`, false);
       }
+      const sentAt = this.pacer.clock;
       const res = await this.once(method, url, opts);
       const wait = this.retryDelay(res, refusals);
       if (wait === undefined) {
@@ -272,7 +273,7 @@ export class HttpClient {
         this.counts.retries += 1;
         continue;
       }
-      this.noteRefused(res, wait);
+      this.noteRefused(res, wait, sentAt);
       const shown = `${method} ${this.redactor.url(url, this.options.baseUrl)}`;
       if (refusals >= this.options.maxRetries) {
         throw this.refusedBeyondBudget(`${shown} still answered ${res.status} after ${refusals} retries (--max-retries ${this.options.maxRetries})`, res.status);
@@ -288,11 +289,11 @@ export class HttpClient {
   }
 
   /** A refusal counted (by status, and whether it named a wait) and the pace cut: the AIMD decrease of pacer.ts. */
-  private noteRefused(res: ApiResponse, wait: number): void {
+  private noteRefused(res: ApiResponse, wait: number, sentAt: number): void {
     const asked = res.headers['retry-after'] !== undefined && parseRetryAfter(res.headers['retry-after']) !== undefined;
     const key = `${res.status}${asked ? '' : ' (no Retry-After)'}`;
     this.refusedBy.set(key, (this.refusedBy.get(key) ?? 0) + 1);
-    this.pacer.onRefused(asked ? wait : undefined);
+    this.pacer.onRefused(asked ? wait : undefined, sentAt);
   }
 
   /**

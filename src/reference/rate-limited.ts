@@ -1,7 +1,8 @@
 /**
  * A gateway's rate limit in front of any handler: one token bucket for every caller together
  * (the strictest common form), refilled at `rate` tokens per second up to `burst`. A request
- * finding the bucket empty is answered 429 with `Retry-After` and never reaches the service;
+ * finding the bucket empty is answered 429 with `Retry-After` and never reaches the service
+ * (or, as nginx's default `limit_req` does, 503 with an HTML page and no Retry-After);
  * optionally every answer carries the IETF draft's `RateLimit-Policy` and `RateLimit` fields.
  * For the bench and the self-tests: a conformant service behind it must be judged conformant.
  */
@@ -17,7 +18,12 @@ export interface RateLimitOptions {
   readonly retryAfterSeconds: number;
   /** Send RateLimit-Policy and RateLimit on every answer. */
   readonly headers?: boolean;
+  /** 'nginx': refuse as nginx's limit_req does by default, 503 with an HTML page and no Retry-After. */
+  readonly style?: 'nginx';
 }
+
+/** nginx's default error page for 503. */
+const NGINX_503 = '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 /** What the limit did: the bench and the self-tests compare it with what the suite reports. */
 export interface RateLimitCounts {
@@ -54,6 +60,10 @@ export class RateLimitedHandler implements RequestHandler {
     if (!taken) {
       this.counts.refused += 1;
       // The request body is not read: a gateway refuses before the service sees it.
+      if (this.options.style === 'nginx') {
+        res.writeHead(503, { 'content-type': 'text/html' }).end(NGINX_503);
+        return;
+      }
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) });
       res.end(JSON.stringify({ code: 'rate_limited', message: `more than ${rate} requests per second` }));
       return;
