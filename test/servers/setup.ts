@@ -130,3 +130,37 @@ export const expiringToken = (lifetime: number): RequestHandler => {
     void service.handle(req, res);
   });
 };
+
+/**
+ * A server that fails an account until it has held a widget (a per-account map made on the
+ * first create, read without a default): every GET with the token of an account that has not
+ * yet created one answers 500. The account under test has held widgets before the run (its map
+ * exists); the second account has not. One account's errors while the other is answered are
+ * for the first-contact rules to judge, not an outage.
+ */
+export const failsFreshAccount = (): RequestHandler => {
+  const service = new QuietService();
+  const held = new Set<string>([`Bearer ${TOKENS[0]}`]);
+  return handler((req, res) => {
+    const auth = req.headers.authorization ?? '';
+    if (req.method === 'GET' && DEFAULT_TOKENS[auth.replace(/^Bearer /, '')] !== undefined && !held.has(auth)) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":"internal","message":"no such account map"}');
+      return;
+    }
+    if (req.method === 'POST') res.on('finish', () => void (res.statusCode === 201 && held.add(auth)));
+    void service.handle(req, res);
+  });
+};
+
+/**
+ * A server whose id parser never returns on an id in a format it never issues (a regular
+ * expression that backtracks without end): a GET of such an id is never answered; every other
+ * request, ids of its own format that name nothing included, is answered as the reference does.
+ */
+export const hangsOnForeignIds = (): RequestHandler => {
+  const service = new QuietService();
+  return handler((req, res) => {
+    if (req.method === 'GET' && /^\/v1\/widgets\/(?!wgt_)[^/?]+/i.test(req.url ?? '')) return;
+    void service.handle(req, res);
+  });
+};
