@@ -91,5 +91,8 @@ export function formatExchange(exchange: Exchange, indent = '  '): string {
   } else {
     lines.push(`< no response: ${exchange.error ?? 'unknown error'}`);
   }
+  const first = exchange.earlier?.response;
+  if (first) lines.push(`(sent twice: the first answer was HTTP ${first.status} (${exchange.earlier!.durationMs} ms), and a ${first.status} is sent once more before a rule judges it; the answer above is the second)`);
+  if (exchange.note) lines.push(`(${exchange.note})`);
   return lines.map((l) => indent + l).join('\n');
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../../src/errors.ts';
-import { RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
+import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
 import { ADAPTIVE_MAX_SLOTS, DELETE_WITH_PROOF, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, type ClientOptions } from '../../../src/http/client.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
@@ -514,6 +514,10 @@ describe('HttpClient: 502 and 504, reproduced once before a rule is blamed', () 
     expect(res.exchange.response?.status).toBe(200);
     expect(res.exchange.earlier?.response?.status).toBe(502);
     expect(c.stats).toMatchObject({ requests: 2, retries: 1, refused: 0 });
+    // A failure message shows the answer judged, and that a 502 came first.
+    const shown = formatExchange(res.exchange);
+    expect(shown).toContain('< HTTP 200');
+    expect(shown).toMatch(/\(sent twice: the first answer was HTTP 502 \(\d+ ms\), and a 502 is sent once more before a rule judges it; the answer above is the second\)/);
   });
 
   it.each([502, 504])('a GET answered %i twice: the rule sees the second, with the first in its exchange, and no third is sent', async (status) => {
@@ -532,6 +536,7 @@ describe('HttpClient: 502 and 504, reproduced once before a rule is blamed', () 
     const res = await c.request(method, '/widgets', { body: '{}' });
     expect(res.status).toBe(502);
     expect(res.exchange.note).toBe(`502 to a ${method}: not sent again, since the gateway may have passed it on and the server applied it`);
+    expect(formatExchange(res.exchange)).toContain(`(502 to a ${method}: not sent again`);
     expect(res.exchange.earlier).toBeUndefined();
     expect(srv.received).toHaveLength(1);
   });
