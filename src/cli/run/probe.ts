@@ -26,18 +26,33 @@ export interface ServerErrors {
   readonly lists: number;
 }
 
+/** An account whose list got no answer (refused connection, timeout, TLS): unreachable only when every account's did. */
+export interface NoAnswer {
+  readonly unreachable: UnreachableError;
+}
+
+/** What an account that failed the probe showed, for outageOf to weigh with the other accounts. */
+export type ProbeFailure = ServerErrors | NoAnswer;
+
 /**
  * Lists one page with the account's token; throws a SuiteError naming the setup problem, if any.
  * Returns what an account that answered nothing but 5xx answered, for the caller to weigh with
  * the other accounts: one account's errors while another is answered are the rules' to judge.
  */
-export async function probe(api: WidgetApi, tokenSource: string): Promise<ServerErrors | undefined> {
+export async function probe(api: WidgetApi, tokenSource: string): Promise<ProbeFailure | undefined> {
   const list = api.http.url('/widgets');
   const answers: ApiResponse[] = [];
   let answer: ApiResponse | undefined;
   for (let attempt = 0; attempt < PROBE_LIST_ATTEMPTS && (answer === undefined || classify(answer) === 'server-error'); attempt += 1) {
-    // A bounded prefix of an over-cap page, not a transport error: a list far over the cap is judged by the rules.
-    const sent = await send(() => api.list({ keepPrefix: true }));
+    let sent: ApiResponse | TokenRejectedError;
+    try {
+      // A bounded prefix of an over-cap page, not a transport error: a list far over the cap is judged by the rules.
+      sent = await send(() => api.list({ keepPrefix: true }));
+    } catch (error) {
+      // One account's list unanswered while another's is answered is the rules' (PAGE-6): outageOf decides.
+      if (error instanceof UnreachableError) return { unreachable: error };
+      throw error;
+    }
     if (sent instanceof TokenRejectedError) throw refusedToken(tokenSource, sent.answer ?? { status: 401 });
     answer = sent;
     answers.push(answer);
@@ -136,11 +151,15 @@ async function outageCheck(api: WidgetApi, answers: readonly ApiResponse[]): Pro
 
 /**
  * The outage, when every account answered nothing but 5xx (one entry per account, undefined for
- * an account answered otherwise); undefined while any account was answered: a server failing
- * only an account that never held a widget is judged by the first-contact rules, not stopped.
+ * an account answered otherwise), or the first account's silence when one got no answer at all;
+ * undefined while any account was answered: a server failing only an account that never held a
+ * widget is judged by the first-contact rules, not stopped.
  */
-export function outageOf(accounts: ReadonlyArray<ServerErrors | undefined>): SetupProblemError | undefined {
+export function outageOf(accounts: ReadonlyArray<ProbeFailure | undefined>): SetupProblemError | UnreachableError | undefined {
   if (accounts.length === 0 || accounts.some((a) => a === undefined)) return undefined;
+  // No answer at all from one account, and errors or nothing from the others: unreachable, said with the first silence.
+  const silent = accounts.find((a): a is NoAnswer => a !== undefined && 'unreachable' in a);
+  if (silent) return silent.unreachable;
   const every = accounts as readonly ServerErrors[];
   const statuses = [...new Set(every.flatMap((a) => a.statuses))].sort();
   const what = statuses.length === 1 ? `${statuses[0]}` : `5xx (${statuses.join(', ')})`;

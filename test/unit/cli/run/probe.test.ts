@@ -112,6 +112,9 @@ describe('probe: setup problems', () => {
     expect(outageOf([undefined, failed]), 'the second account alone').toBeUndefined();
     expect(outageOf([failed, undefined]), 'the first account alone').toBeUndefined();
     expect(outageOf([]), 'no account').toBeUndefined();
+    const silence = new UnreachableError('cannot reach the target: GET /widgets: no complete response within --timeout 1000 ms');
+    expect(outageOf([{ unreachable: silence }, undefined]), 'one account unanswered, the other answered').toBeUndefined();
+    expect(outageOf([{ unreachable: silence }, failed]), 'unanswered, and errors from the other').toBe(silence);
     expect(outageOf([failed, { statuses: [502, 500], lists: PROBE_LIST_ATTEMPTS }])?.message).toBe(
       `the target answered 5xx (500, 502) to every request (GET /widgets ${PROBE_LIST_ATTEMPTS} times, then GET /widgets/{id}, for each of the 2 accounts): an outage? Try again when it is back (no verdict)`,
     );
