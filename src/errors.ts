@@ -29,6 +29,8 @@ export class TransportError extends SuiteError {
     message: string,
     /** False when the request was never sent (the run's deadline, a target given up): nothing the server did. */
     readonly sent = true,
+    /** True when the answer came but its body passed the suite's cap: a limit of the suite, not a silence. */
+    readonly overCap = false,
   ) {
     super(message, 'ERR_TRANSPORT');
   }

@@ -56,8 +56,9 @@ async function answerOrSilence(send: () => Promise<ApiResponse>): Promise<FirstA
   try {
     return answer(await send());
   } catch (error) {
-    // Not sent (the run's deadline, a target given up), refused by rate limits, a token refused: the run's problems, not a rule's.
-    if (error instanceof TransportError && error.sent) return { noAnswer: error.message };
+    // Not sent (the run's deadline, a target given up), a body past the suite's cap, refused by
+    // rate limits, a token refused: the run's problems or limits, not a rule's.
+    if (error instanceof TransportError && error.sent && !error.overCap) return { noAnswer: error.message };
     throw error;
   }
 }

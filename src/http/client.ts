@@ -416,12 +416,12 @@ export class HttpClient {
   }
 
   /** A transport failure, counted towards giving the target up. */
-  private transportFailure(method: string, shownUrl: string, reason: string, elapsedMs: number): TransportError {
+  private transportFailure(method: string, shownUrl: string, reason: string, elapsedMs: number, overCap = false): TransportError {
     this.failuresInARow += 1;
     if (this.failuresInARow >= GIVE_UP_AFTER_FAILURES) {
       this.markGone({ because: `the target stopped answering (${this.failuresInARow} requests in a row failed, the last: ${reason})`, ErrorClass: TransportError });
     }
-    return new TransportError(`${method} ${shownUrl}: ${reason} after ${elapsedMs} ms`);
+    return new TransportError(`${method} ${shownUrl}: ${reason} after ${elapsedMs} ms`, true, overCap);
   }
 
   /** One attempt: refused when the run cannot send it, else sent within its time box and read into an answer. */
@@ -486,7 +486,7 @@ export class HttpClient {
     } catch (error) {
       const reason = describeTransportError(error, { byDeadline: box.byDeadline, timeoutMs: this.options.timeoutMs, maxResponseBytes: this.maxResponseBytes, redact: (text) => this.redactor.text(text) });
       // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
-      if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`);
+      if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`, true, true);
       throw this.transportFailure(out.method, out.shownUrl, reason, elapsed());
     }
   }
@@ -508,7 +508,7 @@ export class HttpClient {
     }
     const answer = wholeAnswer(raw, recording);
     if ('tooLargeAfter' in answer) {
-      throw this.transportFailure(out.method, out.shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${answer.tooLargeAfter})`, recording.elapsed());
+      throw this.transportFailure(out.method, out.shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${answer.tooLargeAfter})`, recording.elapsed(), true);
     }
     this.failuresInARow = 0;
     return answer;
