@@ -57,8 +57,10 @@ export const BACKOFF_BASE_MS = 250;
 /** The longest wait after a refusal without Retry-After: backoff is bounded, the pace does the rest. */
 export const BACKOFF_MAX_MS = 4_000;
 
-/** Answers of a gateway whose upstream failed: sent once more (a GET) before a rule is blamed. */
+/** Answers of a gateway whose upstream failed: sent once more (a safe method) before a rule is blamed. */
 const GATEWAY_ERRORS: ReadonlySet<number> = new Set([502, 504]);
+/** Methods that change nothing (RFC 9110 §9.2.1): sending one again after a 502/504 cannot repeat an effect. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * How long an idle connection is kept for reuse. A request written just as the server closes
@@ -268,7 +270,7 @@ export class HttpClient {
         // A 502/504 may be one bad upstream or a gateway's hiccup: reproduced once before a rule is
         // blamed. A write is not sent again (it may have been applied behind the gateway): its
         // answer is the rules' as it is, with a note saying so.
-        if (!REPEATABLE_METHODS.has(method)) return withNote(res, `${res.status} to a ${method}: not sent again, since the gateway may have passed it on and the server applied it`);
+        if (!SAFE_METHODS.has(method)) return withNote(res, `${res.status} to a ${method}: not sent again, since the gateway may have passed it on and the server applied it`);
         earlier = res;
         this.counts.retries += 1;
         continue;
