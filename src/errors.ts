@@ -25,7 +25,13 @@ export class SuiteError extends Error {
 
 /** The request got no complete HTTP answer: refused, reset, timed out, too large, bad TLS. */
 export class TransportError extends SuiteError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** False when the request was never sent (the run's deadline, a target given up): nothing the server did. */
+    readonly sent = true,
+    /** True when the answer came but its body passed the suite's cap: a limit of the suite, not a silence. */
+    readonly overCap = false,
+  ) {
     super(message, 'ERR_TRANSPORT');
   }
 }

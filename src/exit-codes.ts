@@ -29,7 +29,7 @@ export const EXIT_CODES: readonly ExitCode[] = [
     code: 3,
     meaning:
       'the suite could not run: the target could not be reached (checked once before any test: connection refused, ' +
-      'DNS, TLS, timeout, 5xx to every request: an outage, or 503 or 429 asking to come back later however often retried), or suite errors (or inconclusive rules no failure explains) during the run and no rule failed; or the run ended without a verdict: every selected rule was skipped, or a step never finished (one line says which)',
+      'DNS, TLS, timeout, 5xx to every request of every account: an outage, or 503 or 429 however often retried), or suite errors (or inconclusive rules no failure explains) during the run and no rule failed; or the target refused requests (429/503) beyond the wait budget during the run (one line says how many, with what, and a --max-rate to try; the tests after it are not run); or the run ended without a verdict: every selected rule was skipped, or a step never finished (one line says which)',
   },
   { code: 130, meaning: 'interrupted by SIGINT (after deleting what the run created)' },
   { code: 143, meaning: 'interrupted by SIGTERM (after deleting what the run created)' },

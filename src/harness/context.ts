@@ -12,7 +12,7 @@ import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
 import { Journal, readJournal } from '../client/ledger.ts';
 import { deleteAllHeld } from '../client/sweep.ts';
-import { markTokenRejected, recordToken } from './worker-to-runner.ts';
+import { markRefusedBeyondBudget, markTokenRejected, recordToken } from './worker-to-runner.ts';
 import { commandRunner } from './renewal.ts';
 import { TokenSource } from '../client/token-source.ts';
 import { carriesMarker } from './marker.ts';
@@ -47,8 +47,8 @@ export function runContext(): RunContext {
   const existing = holder[KEY];
   if (existing) return existing;
   const s = settings();
-  const http = new HttpClient(
-    clientOptions(s, {
+  const http = new HttpClient({
+    ...clientOptions(s, {
       baseUrl: s.baseUrl,
       deadline: s.deadline,
       secrets: [s.token, ...(s.secondToken ? [s.secondToken] : []), ...secretHeaderValues(s.headers, s.secretHeaders)],
@@ -56,7 +56,10 @@ export function runContext(): RunContext {
       tokens: [{ variable: 'WIDGET_TOKEN', value: s.token }, ...(s.secondToken ? [{ variable: 'WIDGET_SECOND_TOKEN' as const, value: s.secondToken }] : [])],
       ca: s.ca,
     }),
-  );
+    // Refusals past the wait budget: the client has stopped, each test after ends with a
+    // RateLimitError the report counts as not run, and the runner says why in one line (exit 3).
+    onRefusedBeyondBudget: (message) => markRefusedBeyondBudget(s.statsDir, message),
+  });
   // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
   const beforeCreate = (): void => {
     if (isCancelled(s.statsDir)) throw new SuiteError('the run was interrupted: no more widgets are created', 'ERR_CANCELLED');

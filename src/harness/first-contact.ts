@@ -3,11 +3,14 @@
  * for, and deletes, an id the suite made up. A server that only works once an account has held
  * a widget (a per-account map created on first write, a lookup without a default) fails here,
  * where the tests, which all create first, never look. The answers are left in the run's stats
- * folder; PAGE-6, CRUD-5 and DEL-3 judge them (suites/first-contact.test.ts).
+ * folder; PAGE-6, CRUD-5 and DEL-3 judge them (suites/first-contact.test.ts). A request sent
+ * and never answered in full (a timeout, a reset) is recorded as such for its rule to judge:
+ * one request that hangs while the others answer is not a reason to stop the run.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WidgetApi } from '../client/api.ts';
+import { TransportError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { foreignId } from './ids.ts';
@@ -23,14 +26,19 @@ export interface FirstAnswer {
   readonly exchange: Exchange;
 }
 
+/** A request that was sent and got no complete answer: the client's message (redacted), e.g. a timeout. */
+export interface NoAnswer {
+  readonly noAnswer: string;
+}
+
 /** What one account answered before the run created anything in it. */
 export interface FirstContact {
   /** "primary" or "second". */
   readonly account: string;
-  readonly list: FirstAnswer;
-  readonly retrieve: FirstAnswer;
+  readonly list: FirstAnswer | NoAnswer;
+  readonly retrieve: FirstAnswer | NoAnswer;
   /** Absent when the retrieve did not show the made-up id absent: then no delete is sent. */
-  readonly remove?: FirstAnswer;
+  readonly remove?: FirstAnswer | NoAnswer;
 }
 
 const FILE = 'first-contact.json';
@@ -43,19 +51,36 @@ const answer = (res: ApiResponse): FirstAnswer => ({
   exchange: res.exchange,
 });
 
+/** The answer, or what the client said of a request sent and never answered in full; any other error propagates. */
+async function answerOrSilence(send: () => Promise<ApiResponse>): Promise<FirstAnswer | NoAnswer> {
+  try {
+    return answer(await send());
+  } catch (error) {
+    // Not sent (the run's deadline, a target given up), a body past the suite's cap, refused by
+    // rate limits, a token refused: the run's problems or limits, not a rule's.
+    if (error instanceof TransportError && error.sent && !error.overCap) return { noAnswer: error.message };
+    throw error;
+  }
+}
+
+/** True for a recorded answer, false for a request that got none. */
+export function answered(a: FirstAnswer | NoAnswer): a is FirstAnswer {
+  return !('noAnswer' in a);
+}
+
 /** Lists, retrieves and deletes a made-up id in each account (nothing the suite did not make up is touched), and records the answers in `dir`. */
 export async function recordFirstContact(accounts: readonly WidgetApi[], dir: string): Promise<void> {
   const contacts: FirstContact[] = [];
   for (const api of accounts) {
     // A bounded prefix of a page over the body cap, as the probe reads it: judged by the rules, never a reason to stop the run.
-    const list = await api.list({ keepPrefix: true });
+    const list = await answerOrSilence(() => api.list({ keepPrefix: true }));
     const id = foreignId();
-    const retrieve = await api.retrieve(id);
+    const retrieve = await answerOrSilence(() => api.retrieve(id));
     // The delete goes out only once the retrieve showed the made-up id absent (WidgetApi.remove's proof).
-    const absent = retrieve.status >= 400 && retrieve.status < 500;
+    const absent = answered(retrieve) && retrieve.status >= 400 && retrieve.status < 500;
     if (absent) api.ownership.addMadeUp(id);
-    const remove = absent ? answer(await api.remove(id)) : undefined;
-    contacts.push({ account: api.account, list: answer(list), retrieve: answer(retrieve), ...(remove ? { remove } : {}) });
+    const remove = absent ? await answerOrSilence(() => api.remove(id)) : undefined;
+    contacts.push({ account: api.account, list, retrieve, ...(remove ? { remove } : {}) });
   }
   writeFileSync(join(dir, FILE), JSON.stringify(contacts));
 }

@@ -60,6 +60,23 @@ export function tokenRejected(dir: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
+const REFUSED = 'refused-beyond-budget';
+
+/**
+ * Records that the target refused requests (429/503) past the run's wait budget and the worker's
+ * client stopped sending (the first report wins): the run has no verdict (exit 3).
+ */
+export function markRefusedBeyondBudget(dir: string, message: string): void {
+  const file = join(dir, REFUSED);
+  if (!existsSync(file)) writeFileSync(file, message);
+}
+
+/** The message of the refusals that outlasted the wait budget, if the target's did. */
+export function refusedBeyondBudget(dir: string): string | undefined {
+  const file = join(dir, REFUSED);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
 const TOKENS = 'renewed-tokens';
 
 /**

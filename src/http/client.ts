@@ -2,8 +2,9 @@
  * The HTTP client every suite uses: undici request() on one keep-alive Agent, with a
  * per-request deadline, a cap on response size (decoded too), no redirects, a bound on
  * requests in flight, a pace (pacer.ts: --max-rate and what the server says of its limit),
- * 429/503 + Retry-After waited out within a wall-clock budget, a GET whose connection was lost
- * sent once more, and every exchange recorded (redacted).
+ * every 429 and 503 taken as a refusal (never an answer for the rules) and waited out within a
+ * wall-clock budget, past which the client stops and says how many were refused, a GET answered
+ * 502/504 or whose connection was lost sent once more, and every exchange recorded (redacted).
  * Long because these bounds interact (a retry holds its slot and its deadline, a server's pause
  * holds back every request, the budget and the give-up rule end the same way): one class
  * keeps them in one place. One exchange on one connection, its body read up to the cap, is
@@ -51,8 +52,15 @@ export const ADAPTIVE_RATE_BOUND = 320;
 /** Answers measured before the slots adapt: a first slow answer (a cold connection, TLS) is not the latency. */
 const ADAPT_AFTER_ANSWERS = 20;
 
-/** First wait after a 429 without Retry-After; it doubles on each further retry. */
+/** First wait after a 429 or 503 without Retry-After; it doubles on each further retry of the request. */
 export const BACKOFF_BASE_MS = 250;
+/** The longest wait after a refusal without Retry-After: backoff is bounded, the pace does the rest. */
+export const BACKOFF_MAX_MS = 4_000;
+
+/** Answers of a gateway whose upstream failed: sent once more (a safe method) before a rule is blamed. */
+const GATEWAY_ERRORS: ReadonlySet<number> = new Set([502, 504]);
+/** Methods that change nothing (RFC 9110 §9.2.1): sent without a pass, and sent again after a 502/504 (that cannot repeat an effect). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * How long an idle connection is kept for reuse. A request written just as the server closes
@@ -113,6 +121,8 @@ export interface ClientOptions {
   readonly adaptConcurrency?: boolean;
   /** A Date.now() value: no request is sent after it, and no request runs past it. */
   readonly deadline?: number;
+  /** Called once when the target refused requests (429/503) past the wait budget and the client stopped: the run has no verdict. */
+  readonly onRefusedBeyondBudget?: (message: string) => void;
 }
 
 /**
@@ -142,8 +152,6 @@ export function installWriteGate(gate: WriteGate): void {
   writeGate = gate;
 }
 
-/** Methods that change nothing (RFC 9110 §9.2.1): sent without a pass. */
-const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface RequestOptions {
   /** Query parameters, appended in order. */
@@ -206,6 +214,10 @@ export class HttpClient {
   private readonly rateLimitBudgetMs: number;
   private failuresInARow = 0;
   private gone: Gone | undefined;
+  /** Refusals by status and whether they named a wait ("503 (no Retry-After)"): what the give-up message says. */
+  private readonly refusedBy = new Map<string, number>();
+  /** Answers that were not refusals: none means the target refused everything (an outage?), not a rate. */
+  private accepted = 0;
   /** Smoothed time of an exchange, in ms, and how many were measured (adaptive concurrency). */
   private latencyMs = 0;
   private answers = 0;
@@ -247,7 +259,7 @@ export class HttpClient {
     return url.toString();
   }
 
-  /** Sends one request; retries 429 (and 503 with Retry-After) within the budget. Throws only SuiteErrors. */
+  /** Sends one request; retries 429 and 503 within the budget, and a GET answered 502/504 once. Throws only SuiteErrors. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     // Checked before anything else, so nothing leaves without the door's pass (the pass is spent here).
     if (!SAFE_METHODS.has(method) && !(writeGate?.(opts.pass, method, path) ?? false)) {
@@ -261,39 +273,79 @@ export class HttpClient {
   }
 
   private async attempts(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
-    for (let attempt = 0; ; attempt += 1) {
+    /** A 502/504 answer already sent once more: the rules see the second answer, the exchange shows both. */
+    let earlier: ApiResponse | undefined;
+    for (let refusals = 0; ; ) {
       // Not sent when the pace would hold it past the run's deadline, or the target was given up meanwhile: once() says why.
       const { deadline } = this.options;
       const until = deadline === undefined ? undefined : performance.now() + (deadline - Date.now());
       if (!(await this.pacer.acquire(until))) {
         const shownUrl = this.redactor.url(url, this.options.baseUrl);
-        throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`);
+        throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`, false);
       }
+      const sentAt = this.pacer.clock;
       const res = await this.once(method, url, opts);
-      const wait = this.retryDelay(res, attempt);
+      const wait = this.retryDelay(res, refusals);
       if (wait === undefined) {
+        this.accepted += 1;
         this.adaptSlots(res.exchange.durationMs);
         this.pacer.onAccepted(readRateHint(res.headers));
         this.pauseForSpentWindow(res);
-        return res;
+        if (!GATEWAY_ERRORS.has(res.status) || earlier !== undefined) return withEarlier(res, earlier);
+        // A 502/504 may be one bad upstream or a gateway's hiccup: reproduced once before a rule is
+        // blamed. A write is not sent again (it may have been applied behind the gateway): its
+        // answer is the rules' as it is, with a note saying so.
+        if (!SAFE_METHODS.has(method)) return withNote(res, `${res.status} to a ${method}: not sent again, since the gateway may have passed it on and the server applied it`);
+        earlier = res;
+        this.counts.retries += 1;
+        continue;
       }
-      this.pacer.onRefused(res.headers['retry-after'] === undefined ? undefined : wait);
-      if (attempt >= this.options.maxRetries) {
-        throw new RateLimitError(
-          `${method} ${this.redactor.url(url, this.options.baseUrl)} still answered ${res.status} after ${attempt} retries (--max-retries ${this.options.maxRetries})`,
-          res.status,
-        );
+      this.noteRefused(res, wait, sentAt);
+      const shown = `${method} ${this.redactor.url(url, this.options.baseUrl)}`;
+      if (refusals >= this.options.maxRetries) {
+        throw this.refusedBeyondBudget(`${shown} still answered ${res.status} after ${refusals} retries (--max-retries ${this.options.maxRetries})`, res.status);
       }
       if (wait > this.options.maxRetryWaitMs) {
-        throw new RateLimitError(
-          `${method} ${this.redactor.url(url, this.options.baseUrl)} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`,
-          res.status,
-        );
+        throw this.refusedBeyondBudget(`${shown} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`, res.status);
       }
-      this.payForWait(method, url, res.status, wait);
+      this.payForWait(shown, res.status, wait);
       this.counts.retries += 1;
-      // The pause the server asked for is the pacer's: the next acquire() waits it out, with every other request.
+      refusals += 1;
+      // The pause is the pacer's: the next acquire() waits it out, with every other request.
     }
+  }
+
+  /** A refusal counted (by status, and whether it named a wait) and the pace cut: the AIMD decrease of pacer.ts. */
+  private noteRefused(res: ApiResponse, wait: number, sentAt: number): void {
+    const asked = res.headers['retry-after'] !== undefined && parseRetryAfter(res.headers['retry-after']) !== undefined;
+    const key = `${res.status}${asked ? '' : ' (no Retry-After)'}`;
+    this.refusedBy.set(key, (this.refusedBy.get(key) ?? 0) + 1);
+    this.pacer.onRefused(asked ? wait : undefined, sentAt);
+  }
+
+  /**
+   * The server went on refusing past what the run may wait: every further request fails at once,
+   * and the error says how many requests it refused, with what, and the pace to try instead.
+   */
+  private refusedBeyondBudget(what: string, status: number): RateLimitError {
+    const message = `${what}: ${this.refusalSummary()}`;
+    if (this.gone === undefined) {
+      this.markGone({ because: this.refusalSummary(), ErrorClass: RateLimitError });
+      this.options.onRefusedBeyondBudget?.(message);
+    }
+    return new RateLimitError(message, status);
+  }
+
+  /** How many requests the target refused, with which statuses, and the --max-rate to try. */
+  refusalSummary(): string {
+    const statuses = [...this.refusedBy].map(([key, n]) => `${n} with ${key}`).join(', ');
+    const refused = `the target refused ${this.pacer.refused} request(s) (${statuses}) beyond the wait budget`;
+    // Nothing answered at all: the facts say unavailable, not a rate too high.
+    if (this.accepted === 0) return `${refused}, and answered none`;
+    const rate = this.pacer.currentRate;
+    // Half the pace it still refused: a rate it will not refuse, which AIMD then raises if it can.
+    const suggested = Math.max(1, Math.floor((Number.isFinite(rate) ? rate : (this.options.maxRate ?? 20)) / 2));
+    return `${refused}, after answering ${this.accepted}: it rate-limits; try --max-rate ${suggested}`;
   }
 
   /**
@@ -325,14 +377,18 @@ export class HttpClient {
     this.pacer.pause(resetMs, this.rateLimitBudgetMs);
   }
 
-  /** How long to wait before retrying, or undefined when the response is final. */
-  private retryDelay(res: ApiResponse, attempt: number): number | undefined {
+  /**
+   * How long to wait before sending a refused request again, or undefined when the answer is
+   * final. Every 429 and every 503 is a refusal, with or without Retry-After (nginx's limit_req
+   * answers a burst 503 with an HTML page and no Retry-After): never a rule's answer to judge.
+   * Without Retry-After the wait doubles from BACKOFF_BASE_MS, up to BACKOFF_MAX_MS. No jitter:
+   * the pause is the pacer's, shared by every request, and the pace it sets spreads the resends.
+   */
+  private retryDelay(res: ApiResponse, refusals: number): number | undefined {
     if (res.status !== 429 && res.status !== 503) return undefined;
     const header = res.headers['retry-after'];
     const asked = header === undefined ? undefined : parseRetryAfter(header);
-    if (asked !== undefined) return asked;
-    // A 503 without Retry-After is an answer, not a request to come back; a bare 429 gets a short backoff.
-    return res.status === 429 ? BACKOFF_BASE_MS * 2 ** attempt : undefined;
+    return asked ?? Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** refusals);
   }
 
   /**
@@ -341,19 +397,18 @@ export class HttpClient {
    * that asks for a pause the run cannot afford would only throttle the requests sent meanwhile,
    * so the client stops sending altogether.
    */
-  private payForWait(method: string, url: string, status: number, wait: number): void {
-    const answered = `${method} ${this.redactor.url(url, this.options.baseUrl)} answered ${status}`;
+  private payForWait(shown: string, status: number, wait: number): void {
+    const answered = `${shown} answered ${status}`;
     const { deadline } = this.options;
     if (deadline !== undefined && Date.now() + wait >= deadline) {
-      throw new RateLimitError(`${answered}, asking for a wait of ${wait} ms that would end past the run's time budget`, status);
+      throw this.refusedBeyondBudget(`${answered}, asking for a wait of ${wait} ms that would end past the run's time budget`, status);
     }
     const refused = this.pacer.pause(wait, this.rateLimitBudgetMs);
     if (refused) {
       const because = `the rate-limit wait budget of ${this.rateLimitBudgetMs} ms (--max-rate-limit-wait) is spent`;
-      this.markGone({ because, ErrorClass: RateLimitError });
       const left = Math.floor(refused.left);
       const why = left > 0 ? `asking for a wait of ${wait} ms, more than the ${left} ms left: ${because}` : because;
-      throw new RateLimitError(`${answered}, ${why}; no further request is sent`, status);
+      throw this.refusedBeyondBudget(`${answered}, ${why}; no further request is sent`, status);
     }
   }
 
@@ -371,9 +426,12 @@ export class HttpClient {
   /** The one place that decides a request is not sent: the run's deadline passed, or the target is gone. */
   private refusal(method: string, shownUrl: string): SuiteError | undefined {
     if (this.options.deadline !== undefined && Date.now() >= this.options.deadline) {
-      return new TransportError(`${method} ${shownUrl}: not sent: the run's time budget is spent`);
+      return new TransportError(`${method} ${shownUrl}: not sent: the run's time budget is spent`, false);
     }
-    if (this.gone) return new this.gone.ErrorClass(`${method} ${shownUrl}: not sent, ${this.gone.because}`);
+    if (this.gone) {
+      const message = `${method} ${shownUrl}: not sent, ${this.gone.because}`;
+      return this.gone.ErrorClass === TransportError ? new TransportError(message, false) : new this.gone.ErrorClass(message);
+    }
     return undefined;
   }
 
@@ -385,12 +443,12 @@ export class HttpClient {
   }
 
   /** A transport failure, counted towards giving the target up. */
-  private transportFailure(method: string, shownUrl: string, reason: string, elapsedMs: number): TransportError {
+  private transportFailure(method: string, shownUrl: string, reason: string, elapsedMs: number, overCap = false): TransportError {
     this.failuresInARow += 1;
     if (this.failuresInARow >= GIVE_UP_AFTER_FAILURES) {
       this.markGone({ because: `the target stopped answering (${this.failuresInARow} requests in a row failed, the last: ${reason})`, ErrorClass: TransportError });
     }
-    return new TransportError(`${method} ${shownUrl}: ${reason} after ${elapsedMs} ms`);
+    return new TransportError(`${method} ${shownUrl}: ${reason} after ${elapsedMs} ms`, true, overCap);
   }
 
   /** One attempt: refused when the run cannot send it, else sent within its time box and read into an answer. */
@@ -455,7 +513,7 @@ export class HttpClient {
     } catch (error) {
       const reason = describeTransportError(error, { byDeadline: box.byDeadline, timeoutMs: this.options.timeoutMs, maxResponseBytes: this.maxResponseBytes, redact: (text) => this.redactor.text(text) });
       // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
-      if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`);
+      if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`, true, true);
       throw this.transportFailure(out.method, out.shownUrl, reason, elapsed());
     }
   }
@@ -477,7 +535,7 @@ export class HttpClient {
     }
     const answer = wholeAnswer(raw, recording);
     if ('tooLargeAfter' in answer) {
-      throw this.transportFailure(out.method, out.shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${answer.tooLargeAfter})`, recording.elapsed());
+      throw this.transportFailure(out.method, out.shownUrl, `response body larger than ${this.maxResponseBytes} bytes (after decoding ${answer.tooLargeAfter})`, recording.elapsed(), true);
     }
     this.failuresInARow = 0;
     return answer;
@@ -515,6 +573,16 @@ export class HttpClient {
   async close(): Promise<void> {
     await Promise.all([this.agent.close(), this.freshAgent.close()]);
   }
+}
+
+/** The answer, with the 502/504 answer it replaces recorded in its exchange. */
+function withEarlier(res: ApiResponse, earlier: ApiResponse | undefined): ApiResponse {
+  return earlier === undefined ? res : { ...res, exchange: { ...res.exchange, earlier: earlier.exchange } };
+}
+
+/** The answer, with a note on its exchange. */
+function withNote(res: ApiResponse, note: string): ApiResponse {
+  return { ...res, exchange: { ...res.exchange, note } };
 }
 
 export type { ApiResponse } from './answer.ts';

@@ -35,6 +35,10 @@ export interface Exchange {
   readonly durationMs: number;
   /** When the request was sent (ISO 8601): the HAR export's startedDateTime. */
   readonly startedAt?: string;
+  /** The 502/504 answer to the same request sent once before this one (a GET is reproduced once before a rule is blamed). */
+  readonly earlier?: Exchange;
+  /** What the suite did with this answer that the exchange alone does not show (a 502 to a write not sent again). */
+  readonly note?: string;
 }
 
 /**
@@ -87,5 +91,8 @@ export function formatExchange(exchange: Exchange, indent = '  '): string {
   } else {
     lines.push(`< no response: ${exchange.error ?? 'unknown error'}`);
   }
+  const first = exchange.earlier?.response;
+  if (first) lines.push(`(sent twice: the first answer was HTTP ${first.status} (${exchange.earlier!.durationMs} ms), and a ${first.status} is sent once more before a rule judges it; the answer above is the second)`);
+  if (exchange.note) lines.push(`(${exchange.note})`);
   return lines.map((l) => indent + l).join('\n');
 }

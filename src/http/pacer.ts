@@ -3,9 +3,11 @@
  * accounts), so the suite slows down before a server refuses it instead of after. Its rate is
  *  - capped by --max-rate, when given;
  *  - capped by what the server says (RateLimit-Policy's quota per window; see rate-headers.ts);
- *  - cut by a multiplicative decrease on a 429 that asks for a wait (at most once per
+ *  - cut by a multiplicative decrease on a refusal (429, 503) (at most once per
  *    DECREASE_INTERVAL_MS: the requests already in flight meet the same limit and say nothing
- *    new), and raised by an additive increase on each accepted answer (AIMD, as TCP does);
+ *    new; a refusal without Retry-After of a request sent after the last cut cuts again at
+ *    once, since no pause slows the resends), and raised by an additive increase on each
+ *    accepted answer (AIMD, as TCP does);
  *  - paused, for everyone at once, while a server's Retry-After runs or its RateLimit
  *    `remaining` is 0 until its reset.
  * Unpaced (no cap, no refusal yet) it adds nothing: acquire() returns without a timer.
@@ -82,6 +84,11 @@ export class Pacer {
     this.rate = this.ceiling;
   }
 
+  /** The pacer's clock (ms): a request's send time, for onRefused. */
+  get clock(): number {
+    return this.now();
+  }
+
   /** The rate now allowed, in requests per second (Infinity while unpaced). */
   get currentRate(): number {
     return this.rate;
@@ -135,13 +142,18 @@ export class Pacer {
     return undefined;
   }
 
-  /** A 429 (or 503) that asked for `waitMs` (undefined: no Retry-After): counted, and the rate cut once per interval. */
-  onRefused(waitMs: number | undefined): void {
+  /**
+   * A 429 or 503 that asked for `waitMs` (undefined: no Retry-After) of a request sent at `sentAt`
+   * (the clock): counted, and the rate cut once per interval, or, without Retry-After, whenever
+   * the refused request was sent after the last cut (at the lowered rate, and refused all the same).
+   */
+  onRefused(waitMs: number | undefined, sentAt?: number): void {
     this.refused += 1;
     // Retry-After: 0 asks for an immediate retry: the server sheds load, it does not name a rate.
     if (waitMs === 0) return;
     const now = this.now();
-    if (now - this.lastDecreaseAt < DECREASE_INTERVAL_MS) return;
+    const sentAfterCut = waitMs === undefined && sentAt !== undefined && sentAt > this.lastDecreaseAt;
+    if (now - this.lastDecreaseAt < DECREASE_INTERVAL_MS && !sentAfterCut) return;
     this.lastDecreaseAt = now;
     const measured = this.measured(now);
     // Too little unpaused sending to measure: the rate in force is what was refused.

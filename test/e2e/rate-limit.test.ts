@@ -14,12 +14,12 @@ import { explain, type SuiteRun } from '../support/suite-runner.ts';
 /** Fewer property runs than the default: the pace, not the properties, is under test, and every request costs 25 ms here. */
 const ARGS = ['--runs', '10'];
 
-function gateway(headers: boolean): { handler: RateLimitedHandler; tokens: [string, string] } {
+function gateway(headers: boolean, style?: 'nginx'): { handler: RateLimitedHandler; tokens: [string, string] } {
   const service = new ReferenceService();
   const tokens = Object.entries(DEFAULT_TOKENS);
   const first = tokens[0]!;
   const second = tokens.find(([, account]) => account !== first[1])!;
-  return { handler: new RateLimitedHandler(service, { rate: 40, burst: 10, retryAfterSeconds: 1, headers }), tokens: [first[0], second[0]] };
+  return { handler: new RateLimitedHandler(service, { rate: 40, burst: 10, retryAfterSeconds: 1, headers, ...(style ? { status: 503 as const } : {}) }), tokens: [first[0], second[0]] };
 }
 
 function expectConformant(run: SuiteRun): void {
@@ -39,6 +39,17 @@ describe.concurrent('a conformant server behind a 40/s rate limit', { timeout: 2
     expect(report.pacedRate, explain(run)).not.toBeNull();
     expect(report.pacedRate!, explain(run)).toBeLessThanOrEqual(60);
     expect(run.stdout).toMatch(new RegExp(`Pace: [\\d.]+ requests/s at the end \\(learned from the server's rate-limit answers\\); ${report.refused} of ${report.requests} requests refused`));
+  });
+
+  test("nginx's limit_req (503 with an HTML page, no Retry-After): every refusal retried and counted, none blamed on a rule, judged conformant", async () => {
+    const server = gateway(false, 'nginx');
+    const run = await runAgainst(server, ARGS);
+    expectConformant(run);
+    const report = run.report!;
+    expect(server.handler.counts.refused, 'the gateway refused some').toBeGreaterThan(0);
+    expect(report.refused, explain(run)).toBe(server.handler.counts.refused);
+    expect(report.pacedRate, explain(run)).not.toBeNull();
+    expect(run.stdout).toMatch(new RegExp(`Pace: [\\d.]+ requests/s at the end \\(learned from the server's rate-limit answers\\); ${report.refused} of ${report.requests} requests refused \\(429/503\\)`));
   });
 
   test('with RateLimit-Policy and RateLimit fields too: paced at the stated rate, almost nothing refused', async () => {

@@ -73,19 +73,26 @@ describe.concurrent('setup problems found before the tests', () => {
     stoppedBeforeTests(run);
   });
 
-  test('an outage (503 to everything): exit 3, a few requests, no wait', async () => {
+  test('an outage (503 without Retry-After to everything): each a refusal, retried with a bounded backoff, then exit 3 in one line, a few requests', async () => {
     const handler = setup.outage();
     const run = await runAt(handler, (s) => s.baseUrl);
     const line = oneLine(run, 3);
-    expect(line).toMatch(/^widget-conformance: the target answered 503 to every request \(GET \/widgets \d times, then GET \/widgets\/\{id\}\): an outage\?/);
-    expect(handler.requests(), 'requests the probe sent').toBeLessThanOrEqual(4);
+    expect(line).toMatch(/^widget-conformance: the target answered 503 to every request before any test, however often retried \(GET \S+\/widgets still answered 503 after 3 retries \(--max-retries 3\): the target refused 4 request\(s\) \(4 with 503 \(no Retry-After\)\) beyond the wait budget, and answered none\): an outage or maintenance\?/);
+    expect(handler.requests(), 'requests the probe sent: one list and its retries').toBe(4);
+    stoppedBeforeTests(run);
+  });
+
+  test('an outage (500 to everything, both accounts): exit 3, said as an outage', async () => {
+    const run = await runAt(setup.outage(500), (s) => s.baseUrl);
+    const line = oneLine(run, 3);
+    expect(line).toMatch(/^widget-conformance: the target answered 500 to every request \(GET \/widgets \d times, then GET \/widgets\/\{id\}, for each of the 2 accounts\): an outage\?/);
     stoppedBeforeTests(run);
   });
 
   test('maintenance (503 with Retry-After to every retry): exit 3, said as an outage', async () => {
     const run = await runAt(setup.comeBackLater(503), (s) => s.baseUrl);
     const line = oneLine(run, 3);
-    expect(line).toMatch(/^widget-conformance: the target answered 503, asking to be retried later \(.*\): an outage or maintenance\?/);
+    expect(line).toMatch(/^widget-conformance: the target answered 503 to every request before any test, however often retried \(.*\): an outage or maintenance\?/);
     stoppedBeforeTests(run);
   });
 
@@ -93,6 +100,36 @@ describe.concurrent('setup problems found before the tests', () => {
     const run = await runAt(setup.unusualMediaTypes(), (s) => s.baseUrl, ['--only', 'CRUD-1']);
     expect(run.exitCode, explain(run)).toBe(0);
     expect(outcomesOf(run.report)).toEqual({ 'CRUD-1': 'pass' });
+  });
+});
+
+/** The rules of a run that did not pass, by outcome. */
+function notPassed(run: SuiteRun): Record<string, string[]> {
+  const by: Record<string, string[]> = {};
+  for (const [id, outcome] of Object.entries(outcomesOf(run.report))) if (outcome !== 'pass') (by[outcome] ??= []).push(id);
+  for (const ids of Object.values(by)) ids.sort();
+  return by;
+}
+
+describe.concurrent('one account or one request failing while the rest answer: the rules judge it, never an outage', () => {
+  test('PAGE-6, CRUD-5: a server answering 500 to every GET of an account that never held a widget fails the first-contact rules for the second account, not exit 3', async () => {
+    const run = await runAt(setup.failsFreshAccount(), (s) => s.baseUrl, ['--runs', '5']);
+    expect(run.exitCode, explain(run)).toBe(1);
+    expect(run.stderr, 'no outage line').not.toContain('an outage');
+    expect(notPassed(run), explain(run)).toEqual({ fail: ['CRUD-5', 'PAGE-6'] });
+    const page6 = run.report!.rules.find((r) => r.id === 'PAGE-6')!;
+    expect(page6.tests.flatMap((t) => t.failures ?? []).map((f) => f.message).join('\n')).toContain('the second account before the run created anything');
+  });
+
+  test('CRUD-5: a server that never answers a retrieve of an id in a foreign format fails CRUD-5 with the timeout as received (first contact), not exit 3 before any test', async () => {
+    const run = await runAt(setup.hangsOnForeignIds(), (s) => s.baseUrl, ['--runs', '5', '--timeout', '2000']);
+    expect(run.exitCode, explain(run)).toBe(1);
+    expect(run.stdout, 'the tests ran').toContain('Run marker');
+    // The same silence inside a test is a suite error of that test (no verdict, never a pass):
+    // FMT-1 and FMT-2 judge the Error of a foreign id, FMT-4 a path with a slash, none answered.
+    expect(notPassed(run), explain(run)).toEqual({ fail: ['CRUD-5'], error: ['FMT-1', 'FMT-2', 'FMT-4'] });
+    const messages = run.report!.rules.find((r) => r.id === 'CRUD-5')!.tests.flatMap((t) => t.failures ?? []).map((f) => f.message).join('\n');
+    expect(messages).toMatch(/no complete answer: GET \S+\/widgets\/wcs-unknown-\S+: no complete response within --timeout 2000 ms/);
   });
 });
 

@@ -56,13 +56,13 @@ export const comeBackLater = (status: 503 | 429): RequestHandler & { readonly re
   };
 };
 
-/** An outage: 503 to everything, without Retry-After, with a gateway's HTML page. */
-export const outage = (): RequestHandler & { readonly requests: () => number } => {
+/** An outage: `status` (503 by default) to everything, without Retry-After, with a gateway's HTML page. */
+export const outage = (status = 503): RequestHandler & { readonly requests: () => number } => {
   let requests = 0;
   return {
     handle: (_req, res) => {
       requests += 1;
-      res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>503 Service Temporarily Unavailable</body></html>');
+      res.writeHead(status, { 'content-type': 'text/html' }).end(`<html><body>${status} Service Temporarily Unavailable</body></html>`);
     },
     requests: () => requests,
   };
@@ -80,14 +80,14 @@ export const brokenList = (): RequestHandler => {
   });
 };
 
-/** A target restarting: the first `failures` requests answer 503, then the reference answers. */
-export const restarting = (failures: number): RequestHandler => {
+/** A target restarting: the first `failures` requests answer `status` (503 by default), then the reference answers. */
+export const restarting = (failures: number, status = 503): RequestHandler => {
   const service = new QuietService();
   let seen = 0;
   return handler((req, res) => {
     seen += 1;
     if (seen <= failures) {
-      res.writeHead(503).end();
+      res.writeHead(status).end();
       return;
     }
     void service.handle(req, res);
@@ -127,6 +127,40 @@ export const expiringToken = (lifetime: number): RequestHandler => {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"token_expired","message":"The access token expired."}');
       return;
     }
+    void service.handle(req, res);
+  });
+};
+
+/**
+ * A server that fails an account until it has held a widget (a per-account map made on the
+ * first create, read without a default): every GET with the token of an account that has not
+ * yet created one answers 500. The account under test has held widgets before the run (its map
+ * exists); the second account has not. One account's errors while the other is answered are
+ * for the first-contact rules to judge, not an outage.
+ */
+export const failsFreshAccount = (): RequestHandler => {
+  const service = new QuietService();
+  const held = new Set<string>([`Bearer ${TOKENS[0]}`]);
+  return handler((req, res) => {
+    const auth = req.headers.authorization ?? '';
+    if (req.method === 'GET' && DEFAULT_TOKENS[auth.replace(/^Bearer /, '')] !== undefined && !held.has(auth)) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":"internal","message":"no such account map"}');
+      return;
+    }
+    if (req.method === 'POST') res.on('finish', () => void (res.statusCode === 201 && held.add(auth)));
+    void service.handle(req, res);
+  });
+};
+
+/**
+ * A server whose id parser never returns on an id in a format it never issues (a regular
+ * expression that backtracks without end): a GET of such an id is never answered; every other
+ * request, ids of its own format that name nothing included, is answered as the reference does.
+ */
+export const hangsOnForeignIds = (): RequestHandler => {
+  const service = new QuietService();
+  return handler((req, res) => {
+    if (req.method === 'GET' && /^\/v1\/widgets\/(?!wgt_)[^/?]+/i.test(req.url ?? '')) return;
     void service.handle(req, res);
   });
 };

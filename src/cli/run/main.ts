@@ -14,7 +14,7 @@ import { JOURNAL_PREFIX, Journal } from '../../client/ledger.ts';
 import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../config.ts';
 import { newMarker } from '../../harness/marker.ts';
 import type { SuiteSettings } from '../../harness/settings.ts';
-import { renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
+import { refusedBeyondBudget, renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
 import { clientOptions } from '../../http/client-options.ts';
 import { HttpClient, type ClientStats } from '../../http/client.ts';
 import { secretHeaderSet } from '../../http/header-secrecy.ts';
@@ -247,6 +247,8 @@ interface Findings {
   readonly exitCode: number;
   /** The message of the token a worker found rejected, if one was: the run then has no verdict. */
   readonly rejected: string | undefined;
+  /** The message of the target's refusals (429/503) that outlasted the wait budget, if they did: no verdict either. */
+  readonly refused: string | undefined;
   /** Every selected rule was skipped: nothing was judged, so no verdict. */
   readonly judgedNothing: boolean;
 }
@@ -263,8 +265,10 @@ function findingsOf(run: Run, tested: RunOutcomes, swept: { outcome: CleanupOutc
   const rejected = tokenRejected(run.statsDir);
   // A run in which every rule was skipped has judged nothing: that is not a pass.
   const judgedNothing = outcomes.rules.every((r) => r.outcome === 'skip');
-  const exitCode = run.interrupt.exitCode ?? (rejected ? 2 : judgedNothing ? NO_VERDICT_EXIT : exitCodeOf(outcomes, run.options.baseline));
-  return { outcomes, cleanup, stats, exitCode, rejected, judgedNothing };
+  // Refusals past the wait budget stopped the tests: what ran after them was not judged (exit 3).
+  const refused = refusedBeyondBudget(run.statsDir);
+  const exitCode = run.interrupt.exitCode ?? (rejected ? 2 : refused ? 3 : judgedNothing ? NO_VERDICT_EXIT : exitCodeOf(outcomes, run.options.baseline));
+  return { outcomes, cleanup, stats, exitCode, rejected, refused, judgedNothing };
 }
 
 /** The run report (report/build.ts) of a finished run. */
@@ -312,9 +316,10 @@ function exitCodeAfter(run: Run, findings: Findings, written: { problems: string
   // The tripwire: a credential in finished output is the suite's bug; the file was kept back.
   for (const l of written.leaks) process.stderr.write(`widget-conformance: suite error: ${displayPath(l.file, run.options.directory)} would hold a credential (line ${l.line}); it was not written. Please report this bug of the suite\n`);
   if (written.leaks.length > 0 && run.interrupt.exitCode === undefined) return 3;
-  const { exitCode, judgedNothing, rejected } = findings;
+  const { exitCode, judgedNothing, rejected, refused } = findings;
   if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (every selected rule was skipped; the reports give each reason), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
   if (rejected && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
+  else if (refused && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(refused))} (no verdict)\n`);
   return exitCode;
 }
 

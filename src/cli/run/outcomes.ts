@@ -28,6 +28,9 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
 /** The code of TokenRejectedError (errors.ts), which survives vitest's serialisation of errors. */
 const TOKEN_REJECTED_CODE = 'ERR_TOKEN_REJECTED';
 export const TOKEN_REFUSED_REASON = 'not run: the target stopped accepting a token during the run (no verdict)';
+/** The code of RateLimitError (errors.ts): the target refused requests (429/503) past the wait budget. */
+const RATE_LIMIT_CODE = 'ERR_RATE_LIMIT';
+export const RATE_LIMITED_REASON = 'not run: the target refused requests (429/503) beyond the wait budget (no verdict)';
 
 // When a rule has several tests, the worst outcome speaks for it. Inconclusive sits below error:
 // a failure elsewhere explains it, while an error is a problem of its own.
@@ -64,7 +67,10 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
   // A test stopped by a token the target refused mid-run ran into a setup problem (exit 2, said
   // in one line): it says nothing of the server, so it is not run, neither failed nor errored.
   const tokenRefused = result.state === 'failed' && errors.length > 0 && errors.every((e) => e.code === TOKEN_REJECTED_CODE);
-  if (result.state === 'skipped' || result.state === 'pending' || tokenRefused) outcome = 'skip';
+  // The same for a test the target's refusals stopped (429/503 past the wait budget): a refusal
+  // is never a rule's verdict; the run ends as a suite error, said in one line (exit 3).
+  const rateLimited = result.state === 'failed' && errors.length > 0 && errors.every((e) => e.code === RATE_LIMIT_CODE);
+  if (result.state === 'skipped' || result.state === 'pending' || tokenRefused || rateLimited) outcome = 'skip';
   else if (result.state === 'failed') {
     const judged = errors.length > 0 && errors.every((e) => e.name === 'ConformanceFailure' || isInconclusive(e as { code?: unknown }));
     // A failure the test did see outweighs what it could not check.
@@ -85,7 +91,7 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
     ...(runs ? { runs } : {}),
     ...(outcome === 'inconclusive' ? { dependsOn } : {}),
     ...((outcome === 'fail' || outcome === 'warn') && explainedBy ? { explainedBy } : {}),
-    ...(outcome === 'skip' ? { skipReason: tokenRefused ? TOKEN_REFUSED_REASON : (skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy))) } : {}),
+    ...(outcome === 'skip' ? { skipReason: tokenRefused ? TOKEN_REFUSED_REASON : rateLimited ? RATE_LIMITED_REASON : (skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy))) } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
   };
 }

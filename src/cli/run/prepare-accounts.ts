@@ -13,7 +13,7 @@ import { recordFirstContact } from '../../harness/first-contact.ts';
 import type { Redactor } from '../../http/redact.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { Interrupt } from './interrupt.ts';
-import { probe } from './probe.ts';
+import { outageOf, probe, type ProbeFailure } from './probe.ts';
 import type { RunnerProfile } from './profile.ts';
 
 export interface AccountsBeforeTests {
@@ -47,7 +47,11 @@ export function tokenOrigin(config: AccountsBeforeTests['config'], account: numb
 /** A setup problem's one line on stderr and its exit code; undefined when every account answered. */
 async function probeAccounts(run: AccountsBeforeTests): Promise<number | undefined> {
   try {
-    for (const [i, api] of run.accounts.entries()) await probe(api, tokenOrigin(run.config, i));
+    const errors: Array<ProbeFailure | undefined> = [];
+    for (const [i, api] of run.accounts.entries()) errors.push(await probe(api, tokenOrigin(run.config, i)));
+    // An outage only when every account fails every request: one account's errors are the rules'.
+    const outage = outageOf(errors);
+    if (outage) throw outage;
     // Before any test writes: what each account answers while the run has created nothing in it.
     await run.runnerProfile.recording(run.statsDir, () => recordFirstContact(run.accounts, run.statsDir));
     return undefined;

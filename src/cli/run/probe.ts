@@ -1,8 +1,8 @@
 /**
  * The check made once before any test runs: a setup the suite cannot test ends the run in one
- * line, never as a page of conformance failures. Unreachable, 5xx to every request (an
- * outage), or 503 or 429 asking to come back later however often it is retried (maintenance,
- * a spent rate limit): exit 3. A refused token, a 404 for /widgets (the /v1 prefix missing?), a redirect,
+ * line, never as a page of conformance failures. Unreachable, 5xx to every request of every
+ * account (an outage: prepare-accounts.ts decides once each account has answered), or 503 or
+ * 429 however often it is retried (maintenance, a spent rate limit): exit 3. A refused token, a 404 for /widgets (the /v1 prefix missing?), a redirect,
  * or a list that is not JSON (a web page): exit 2. What each answer means is probe-classify.ts.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,19 +18,46 @@ import { classify, describeBody, describeContentType, endsWithV1, otherVersion, 
  */
 export const PROBE_LIST_ATTEMPTS = 3;
 
-/** Lists one page with the account's token; throws a SuiteError naming the setup problem, if any. */
-export async function probe(api: WidgetApi, tokenSource: string): Promise<void> {
+/** An account whose every probe request answered 5xx: an outage only when every account's did (see prepare-accounts.ts). */
+export interface ServerErrors {
+  /** The 5xx statuses seen, sorted, each once. */
+  readonly statuses: readonly number[];
+  /** How many lists were sent before the retrieve. */
+  readonly lists: number;
+}
+
+/** An account whose list got no answer (refused connection, timeout, TLS): unreachable only when every account's did. */
+export interface NoAnswer {
+  readonly unreachable: UnreachableError;
+}
+
+/** What an account that failed the probe showed, for outageOf to weigh with the other accounts. */
+export type ProbeFailure = ServerErrors | NoAnswer;
+
+/**
+ * Lists one page with the account's token; throws a SuiteError naming the setup problem, if any.
+ * Returns what an account that answered nothing but 5xx answered, for the caller to weigh with
+ * the other accounts: one account's errors while another is answered are the rules' to judge.
+ */
+export async function probe(api: WidgetApi, tokenSource: string): Promise<ProbeFailure | undefined> {
   const list = api.http.url('/widgets');
   const answers: ApiResponse[] = [];
   let answer: ApiResponse | undefined;
   for (let attempt = 0; attempt < PROBE_LIST_ATTEMPTS && (answer === undefined || classify(answer) === 'server-error'); attempt += 1) {
-    // A bounded prefix of an over-cap page, not a transport error: a list far over the cap is judged by the rules.
-    const sent = await send(() => api.list({ keepPrefix: true }));
+    let sent: ApiResponse | TokenRejectedError;
+    try {
+      // A bounded prefix of an over-cap page, not a transport error: a list far over the cap is judged by the rules.
+      sent = await send(() => api.list({ keepPrefix: true }));
+    } catch (error) {
+      // One account's list unanswered while another's is answered is the rules' (PAGE-6): outageOf decides.
+      if (error instanceof UnreachableError) return { unreachable: error };
+      throw error;
+    }
     if (sent instanceof TokenRejectedError) throw refusedToken(tokenSource, sent.answer ?? { status: 401 });
     answer = sent;
     answers.push(answer);
   }
-  if (answer === undefined) return;
+  if (answer === undefined) return undefined;
   switch (classify(answer)) {
     case 'refused':
       throw refusedToken(tokenSource, { status: answer.status, ...(answer.text.trim() ? { message: answer.text.trim().slice(0, 200) } : {}) });
@@ -47,10 +74,9 @@ export async function probe(api: WidgetApi, tokenSource: string): Promise<void> 
         2,
       );
     case 'server-error':
-      await outageCheck(api, answers);
-      return;
+      return outageCheck(api, answers);
     default:
-      return;
+      return undefined;
   }
 }
 
@@ -80,9 +106,9 @@ async function send(request: () => Promise<ApiResponse>): Promise<ApiResponse | 
   } catch (error) {
     if (error instanceof TokenRejectedError) return error;
     if (!isSuiteError(error)) throw error;
-    // Asked to wait again and again before any test ran: maintenance or a rate limit, said as such.
+    // Refused again and again before any test ran: maintenance or a rate limit, said as such.
     if (error instanceof RateLimitError && error.status === 503) {
-      throw new SetupProblemError(`the target answered 503, asking to be retried later (${error.message}): an outage or maintenance? Try again when it is back (no verdict)`, 3);
+      throw new SetupProblemError(`the target answered 503 to every request before any test, however often retried (${error.message}): an outage or maintenance? Try again when it is back (no verdict)`, 3);
     }
     if (error instanceof RateLimitError && error.status === 429) {
       throw new SetupProblemError(`the target answered 429 Too Many Requests before any test ran (${error.message}): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries (no verdict)`, 3);
@@ -112,18 +138,34 @@ async function missingPrefixHint(api: WidgetApi): Promise<string> {
 }
 
 /**
- * The list answered 5xx every time: when a retrieve of an id that cannot exist does too, the
- * target answers nothing but errors (exit 3). When the retrieve is answered, the fault is the
- * list's, and the rules say so.
+ * The list answered 5xx every time: when a retrieve of an id that cannot exist does too, this
+ * account is answered nothing but errors (an outage when every account is: outageOf). When the
+ * retrieve is answered, the fault is the list's, and the rules say so.
  */
-async function outageCheck(api: WidgetApi, answers: readonly ApiResponse[]): Promise<void> {
+async function outageCheck(api: WidgetApi, answers: readonly ApiResponse[]): Promise<ServerErrors | undefined> {
   const id = `wcs-probe-${randomBytes(8).toString('hex')}`;
   const retrieve = await send(() => api.retrieve(id));
-  if (retrieve instanceof TokenRejectedError || classify(retrieve) !== 'server-error') return;
-  const statuses = [...new Set([...answers, retrieve].map((a: ProbeAnswer) => a.status))].sort();
+  if (retrieve instanceof TokenRejectedError || classify(retrieve) !== 'server-error') return undefined;
+  return { statuses: [...new Set([...answers, retrieve].map((a: ProbeAnswer) => a.status))].sort(), lists: answers.length };
+}
+
+/**
+ * The outage, when every account answered nothing but 5xx (one entry per account, undefined for
+ * an account answered otherwise), or the first account's silence when one got no answer at all;
+ * undefined while any account was answered: a server failing only an account that never held a
+ * widget is judged by the first-contact rules, not stopped.
+ */
+export function outageOf(accounts: ReadonlyArray<ProbeFailure | undefined>): SetupProblemError | UnreachableError | undefined {
+  if (accounts.length === 0 || accounts.some((a) => a === undefined)) return undefined;
+  // No answer at all from one account, and errors or nothing from the others: unreachable, said with the first silence.
+  const silent = accounts.find((a): a is NoAnswer => a !== undefined && 'unreachable' in a);
+  if (silent) return silent.unreachable;
+  const every = accounts as readonly ServerErrors[];
+  const statuses = [...new Set(every.flatMap((a) => a.statuses))].sort();
   const what = statuses.length === 1 ? `${statuses[0]}` : `5xx (${statuses.join(', ')})`;
-  throw new SetupProblemError(
-    `the target answered ${what} to every request (GET /widgets ${answers.length} times, then GET /widgets/{id}): an outage? Try again when it is back (no verdict)`,
+  const each = every.length === 1 ? '' : `, for each of the ${every.length} accounts`;
+  return new SetupProblemError(
+    `the target answered ${what} to every request (GET /widgets ${every[0]!.lists} times, then GET /widgets/{id}${each}): an outage? Try again when it is back (no verdict)`,
     3,
   );
 }

@@ -4,7 +4,7 @@
  * bury the one line the runner prints about it (the reports still hold each test's message).
  */
 import { DefaultReporter } from 'vitest/node';
-import { tokenRejected } from '../../harness/worker-to-runner.ts';
+import { refusedBeyondBudget, tokenRejected } from '../../harness/worker-to-runner.ts';
 
 export class SetupAwareReporter extends DefaultReporter {
   constructor(private readonly statsDir: string) {
@@ -13,7 +13,7 @@ export class SetupAwareReporter extends DefaultReporter {
 
   /** The error summary (and vitest's leak summary, off for this run) goes; the counts stay. */
   override reportSummary(...args: Parameters<DefaultReporter['reportSummary']>): void {
-    if (tokenRejected(this.statsDir) === undefined) return super.reportSummary(...args);
+    if (tokenRejected(this.statsDir) === undefined && refusedBeyondBudget(this.statsDir) === undefined) return super.reportSummary(...args);
     const [files, errors] = args;
     this.reportTestSummary(files, errors, 0);
   }

@@ -5,7 +5,7 @@
  * error need none of it.
  */
 import type { SuiteSettings } from '../../harness/settings.ts';
-import { tokenRejected } from '../../harness/worker-to-runner.ts';
+import { refusedBeyondBudget, tokenRejected } from '../../harness/worker-to-runner.ts';
 import { testNamePattern } from '../shared/selection.ts';
 import type { Interrupt } from './interrupt.ts';
 import { collectOutcomes, type RunOutcomes } from './outcomes.ts';
@@ -26,10 +26,10 @@ export interface TestRun {
 export async function runTests(run: TestRun): Promise<RunOutcomes> {
   const first = await attempt(run, run.only);
   // A second attempt at each failed or warned rule, same seed and marker, to label the
-  // failures that do not come back (recheck.ts). Never after a signal, past the deadline, or
-  // once a token stopped working. Its widgets are the run's: the final cleanup covers them.
+  // failures that do not come back (recheck.ts). Never after a signal, past the deadline,
+  // once a token stopped working or the target refused requests past the wait budget. Its widgets are the run's: the final cleanup covers them.
   const recheck = rulesToRecheck(first);
-  if (recheck.size === 0 || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir)) return first;
+  if (recheck.size === 0 || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir) || refusedBeyondBudget(run.statsDir)) return first;
   process.stdout.write(`Second attempt (same seed) at ${[...recheck].join(', ')}: is each failure steady or intermittent?\n`);
   const second = await attempt(run, recheck);
   return run.interrupt.signal === undefined ? withSecondAttempt(first, second) : first;

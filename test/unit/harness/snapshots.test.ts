@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WalkGate } from '../../../src/harness/walk-gate.ts';
 import { requireComplete, Snapshots, walkEndFinding } from '../../../src/harness/snapshots.ts';
-import { InconclusiveError, OverCapError, RateLimitError } from '../../../src/errors.ts';
+import { InconclusiveError, OverCapError, TransportError } from '../../../src/errors.ts';
 import { ConformanceFailure } from '../../../src/harness/failure.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
 import type { WalkEnd, WalkResult } from '../../../src/client/walk.ts';
@@ -78,16 +78,16 @@ describe('Snapshots.after', () => {
   it('a walk that fails fails every caller sharing it', async () => {
     const since = performance.now();
     const callers = [snapshots.after(server.api, since), snapshots.after(server.api, since)];
-    (await server.next()).throttle();
-    for (const caller of callers) await expect(caller).rejects.toBeInstanceOf(RateLimitError);
+    (await server.next()).breakOff();
+    for (const caller of callers) await expect(caller).rejects.toBeInstanceOf(TransportError);
   });
 
   it('callers queued behind a walk that fails get the next walk, which succeeds', async () => {
     const early = snapshots.after(server.api, performance.now());
     const running = await server.next();
     const late = snapshots.after(server.api, performance.now());
-    running.throttle();
-    await expect(early).rejects.toBeInstanceOf(RateLimitError);
+    running.breakOff();
+    await expect(early).rejects.toBeInstanceOf(TransportError);
     (await server.next()).page(['w1']);
     expect(idsOf(await late)).toEqual(['w1']);
   });
@@ -95,8 +95,8 @@ describe('Snapshots.after', () => {
   it('a caller arriving after a walk failed gets a fresh walk, not the old failure', async () => {
     const since = performance.now();
     const failed = snapshots.after(server.api, since);
-    (await server.next()).throttle();
-    await expect(failed).rejects.toBeInstanceOf(RateLimitError);
+    (await server.next()).breakOff();
+    await expect(failed).rejects.toBeInstanceOf(TransportError);
     const retry = snapshots.after(server.api, since);
     // Whichever comes first: the old failure handed back at once, or a request of a new walk.
     const first = await Promise.race([

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../../src/errors.ts';
-import { RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
+import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
 import { ADAPTIVE_MAX_SLOTS, HttpClient, IDLE_KEEP_ALIVE_MS, installWriteGate, parseJsonBody, parseRetryAfter, type ClientOptions, type WritePass } from '../../../src/http/client.ts';
 
 // The HTTP layer is tested here without the ownership ledger's door (client/door.ts, which
@@ -409,14 +409,21 @@ describe('HttpClient: rate limits', () => {
     expect(srv.received).toHaveLength(2);
   });
 
-  it('a server answering 429 forever ends in a RateLimitError after maxRetries retries', async () => {
+  it('a server answering 429 forever ends in a RateLimitError after maxRetries retries, and the client stops sending', async () => {
     const srv = await serve((_req, res) => res.writeHead(429, { 'retry-after': '0' }).end());
-    const c = client(srv.url, { maxRetries: 2 });
+    const stopped: string[] = [];
+    const c = client(srv.url, { maxRetries: 2, onRefusedBeyondBudget: (m) => stopped.push(m) });
     const error = await rejectionOf(c.request('GET', '/widgets', { query: { limit: '5' } }));
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/widgets\?limit=5 still answered 429 after 2 retries \(--max-retries 2\)$/);
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/widgets\?limit=5 still answered 429 after 2 retries \(--max-retries 2\): the target refused 3 request\(s\) \(3 with 429\) beyond the wait budget, and answered none$/);
     expect(srv.received).toHaveLength(3);
     expect(c.stats.retries).toBe(2);
+    expect(stopped).toEqual([error.message]);
+    const next = await rejectionOf(c.request('GET', '/widgets'));
+    expect(next).toBeInstanceOf(RateLimitError);
+    expect(next.message).toMatch(/: not sent, the target refused 3 request\(s\)/);
+    expect(srv.received, 'nothing sent after the client stopped').toHaveLength(3);
+    expect(stopped, 'the runner is told once').toHaveLength(1);
   });
 
   it('a 429 asking for a longer wait than maxRetryWaitMs fails at once with a RateLimitError, without waiting', async () => {
@@ -431,14 +438,62 @@ describe('HttpClient: rate limits', () => {
     expect(c.stats.retries).toBe(0);
   });
 
-  it('a 503 without Retry-After is returned as it is, with no retry', async () => {
-    const srv = await serve((_req, res) => res.writeHead(503).end('{"code":"unavailable","message":"down"}'));
-    const c = client(srv.url);
-    const res = await c.request('GET', '/widgets');
-    expect(res.status).toBe(503);
-    expect(res.json).toEqual({ code: 'unavailable', message: 'down' });
-    expect(srv.received).toHaveLength(1);
-    expect(c.stats.retries).toBe(0);
+  it('a burst refused 503 with an HTML page and no Retry-After (nginx limit_req): every request is answered in the end, each refusal counted, and the pace lowered', async () => {
+    // nginx's limit_req: a bucket of RATE per second and BURST at once; past it, 503 and a page.
+    const RATE = 20;
+    const BURST = 3;
+    let tokens = BURST;
+    let at = performance.now();
+    let refused = 0;
+    const srv = await serve((_req, res) => {
+      const now = performance.now();
+      tokens = Math.min(BURST, tokens + ((now - at) / 1000) * RATE);
+      at = now;
+      if (tokens < 1) {
+        refused += 1;
+        res.writeHead(503, { 'content-type': 'text/html' }).end('<html><head><title>503 Service Temporarily Unavailable</title></head></html>');
+        return;
+      }
+      tokens -= 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    const c = client(srv.url, { maxRetries: 5 });
+    const answers = await Promise.all(Array.from({ length: 30 }, () => c.request('GET', '/widgets')));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    expect(refused, 'the server refused some').toBeGreaterThan(0);
+    expect(c.stats.refused, 'every refusal counted').toBe(refused);
+    expect(c.stats.requests).toBe(30 + refused);
+    expect(c.stats.pacedRate, 'paced after the refusals').toBeDefined();
+  }, 15_000);
+
+  it('503 without Retry-After forever: backoff, then a RateLimitError saying how many were refused with what, and nothing more is sent', async () => {
+    const srv = await serve((_req, res) => res.writeHead(503, { 'content-type': 'text/html' }).end('<html>503</html>'));
+    const stopped: string[] = [];
+    const c = client(srv.url, { maxRetries: 2, onRefusedBeyondBudget: (m) => stopped.push(m) });
+    const started = performance.now();
+    const error = await rejectionOf(c.request('GET', '/widgets'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).status).toBe(503);
+    expect(error.message).toMatch(/still answered 503 after 2 retries \(--max-retries 2\): the target refused 3 request\(s\) \(3 with 503 \(no Retry-After\)\) beyond the wait budget, and answered none$/);
+    // Backoff of 250 then 500 ms: bounded, and waited.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(700);
+    expect(c.stats).toMatchObject({ requests: 3, retries: 2, refused: 3 });
+    expect(stopped).toEqual([error.message]);
+    expect(await rejectionOf(c.request('GET', '/widgets'))).toBeInstanceOf(RateLimitError);
+    expect(srv.received).toHaveLength(3);
+  });
+
+  it('a target that answered, then refuses everything, is named a rate limit, with a --max-rate to try below the pace it refused', async () => {
+    let calls = 0;
+    const srv = await serve((_req, res) => ((calls += 1) <= 2 ? res.writeHead(200).end('{}') : res.writeHead(503).end()));
+    const c = client(srv.url, { maxRetries: 1, maxRate: 40 });
+    await c.request('GET', '/a');
+    await c.request('GET', '/b');
+    const error = await rejectionOf(c.request('GET', '/c'));
+    expect(error.message).toMatch(/: the target refused 2 request\(s\) \(2 with 503 \(no Retry-After\)\) beyond the wait budget, after answering 2: it rate-limits; try --max-rate (\d+)$/);
+    const suggested = Number(/--max-rate (\d+)$/.exec(error.message)![1]);
+    expect(suggested).toBeGreaterThanOrEqual(1);
+    expect(suggested).toBeLessThan(40);
   });
 
   it('a 503 with Retry-After: 0 is retried', async () => {
@@ -453,6 +508,52 @@ describe('HttpClient: rate limits', () => {
   });
 });
 
+describe('HttpClient: 502 and 504, reproduced once before a rule is blamed', () => {
+  it('a GET answered 502 once, then 200: the rule sees the 200, the exchange shows the 502 before it', async () => {
+    let calls = 0;
+    const srv = await serve((_req, res) => ((calls += 1) === 1 ? res.writeHead(502, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>') : res.writeHead(200).end('{"ok":true}')));
+    const c = client(srv.url);
+    const res = await c.request('GET', '/widgets');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ ok: true });
+    expect(res.exchange.response?.status).toBe(200);
+    expect(res.exchange.earlier?.response?.status).toBe(502);
+    expect(c.stats).toMatchObject({ requests: 2, retries: 1, refused: 0 });
+    // A failure message shows the answer judged, and that a 502 came first.
+    const shown = formatExchange(res.exchange);
+    expect(shown).toContain('< HTTP 200');
+    expect(shown).toMatch(/\(sent twice: the first answer was HTTP 502 \(\d+ ms\), and a 502 is sent once more before a rule judges it; the answer above is the second\)/);
+  });
+
+  it.each([502, 504])('a GET answered %i twice: the rule sees the second, with the first in its exchange, and no third is sent', async (status) => {
+    const srv = await serve((_req, res) => res.writeHead(status).end(`{"n":${srv.received.length}}`));
+    const c = client(srv.url);
+    const res = await c.request('GET', '/widgets');
+    expect(res.status).toBe(status);
+    expect(res.json).toEqual({ n: 2 });
+    expect(res.exchange.earlier?.response?.body).toBe('{"n":1}');
+    expect(srv.received).toHaveLength(2);
+  });
+
+  it.each(['POST', 'PATCH'])('a %s answered 502 is not sent again (it may have been applied): the rule sees the 502, with a note', async (method) => {
+    const srv = await serve((_req, res) => res.writeHead(502).end());
+    const c = client(srv.url);
+    const res = await c.request(method, '/widgets', { body: '{}' });
+    expect(res.status).toBe(502);
+    expect(res.exchange.note).toBe(`502 to a ${method}: not sent again, since the gateway may have passed it on and the server applied it`);
+    expect(formatExchange(res.exchange)).toContain(`(502 to a ${method}: not sent again`);
+    expect(res.exchange.earlier).toBeUndefined();
+    expect(srv.received).toHaveLength(1);
+  });
+
+  it('a 500 is an answer: returned as it is, never sent again', async () => {
+    const srv = await serve((_req, res) => res.writeHead(500).end());
+    const c = client(srv.url);
+    expect((await c.request('GET', '/widgets')).status).toBe(500);
+    expect(srv.received).toHaveLength(1);
+  });
+});
+
 describe('HttpClient: rate-limit wait budget', () => {
   /** A budget that one 250 ms backoff spends exactly. */
   const SMALL_BUDGET_MS = 250;
@@ -463,7 +564,7 @@ describe('HttpClient: rate-limit wait budget', () => {
     const error = await rejectionOf(c.request('GET', '/widgets'));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toMatch(
-      /^GET http:\/\/127\.0\.0\.1:\d+\/widgets answered 429, the rate-limit wait budget of 250 ms \(--max-rate-limit-wait\) is spent; no further request is sent$/,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/widgets answered 429, the rate-limit wait budget of 250 ms \(--max-rate-limit-wait\) is spent; no further request is sent: the target refused 2 request\(s\) \(2 with 429 \(no Retry-After\)\) beyond the wait budget, and answered none$/,
     );
     expect(srv.received).toHaveLength(2);
     expect(c.stats.rateLimitWaitMs).toBe(SMALL_BUDGET_MS);
@@ -471,7 +572,7 @@ describe('HttpClient: rate-limit wait budget', () => {
     const started = performance.now();
     const next = await rejectionOf(c.request('GET', '/other'));
     expect(next).toBeInstanceOf(RateLimitError);
-    expect(next.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/other: not sent, the rate-limit wait budget of 250 ms \(--max-rate-limit-wait\) is spent$/);
+    expect(next.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/other: not sent, the target refused 2 request\(s\) \(2 with 429 \(no Retry-After\)\) beyond the wait budget, and answered none$/);
     expect(performance.now() - started).toBeLessThan(SMALL_BUDGET_MS);
     expect(srv.received).toHaveLength(2);
   });

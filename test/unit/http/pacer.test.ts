@@ -88,6 +88,31 @@ describe('Pacer: the shared token bucket', () => {
     expect(pacer.currentRate).toBeCloseTo(50 * DECREASE_FACTOR, 6);
   });
 
+  it('a refusal without Retry-After of a request sent after the last cut cuts again at once; one sent before it does not', async () => {
+    const { pacer, clock } = clocked();
+    for (let i = 0; i < 100; i++) {
+      await pacer.acquire();
+      clock.now += 10;
+    }
+    const before = clock.now - 5;
+    pacer.onRefused(undefined, before);
+    const first = pacer.currentRate;
+    expect(first).toBeCloseTo(100 * DECREASE_FACTOR, 0);
+    // Sent at the old rate, refused just after the cut: nothing new.
+    clock.now += 10;
+    pacer.onRefused(undefined, before);
+    expect(pacer.currentRate).toBe(first);
+    // Sent at the lowered rate and refused all the same: the rate is still too high.
+    const sentAt = clock.now;
+    clock.now += 10;
+    pacer.onRefused(undefined, sentAt);
+    expect(pacer.currentRate).toBeCloseTo(first * DECREASE_FACTOR, 6);
+    // With Retry-After the interval holds: the pause, not the pace, answers it.
+    pacer.onRefused(1000, clock.now);
+    expect(pacer.currentRate).toBeCloseTo(first * DECREASE_FACTOR, 6);
+    expect(pacer.refused).toBe(4);
+  });
+
   it('a 429 with Retry-After: 0 is counted but does not slow the run: the server sheds load, it names no rate', async () => {
     const { pacer } = clocked();
     await pacer.acquire();

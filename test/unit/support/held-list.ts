@@ -18,8 +18,11 @@ const CONCURRENCY = 4;
 export interface HeldRequest {
   /** Answers with a one-page list holding these widget ids. */
   page(ids: readonly string[]): void;
-  /** Answers 429: with no retries allowed, the client's request (and so the walk) throws. */
-  throttle(): void;
+  /**
+   * Breaks off the answer after its headers: the client's request (and so the walk) throws a
+   * TransportError, and the client goes on (a refusal past the budget would stop it for good).
+   */
+  breakOff(): void;
 }
 
 export interface HeldList {
@@ -42,7 +45,12 @@ export async function startHeldList(): Promise<HeldList> {
       };
       const held: HeldRequest = {
         page: (ids) => json(200, { data: ids.map((id) => ({ id, name: `widget ${id}`, created_at: '2026-01-02T03:04:05Z' })), has_more: false, next_cursor: null }),
-        throttle: () => json(429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '1' }),
+        breakOff: () => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+          // The headers and a first chunk are out before the connection goes: an answer begun
+          // and cut, which the client does not send again (it sends a GET again only when no answer began).
+          res.write('{"data":[', () => setImmediate(() => res.destroy()));
+        },
       };
       count += 1;
       const taker = waiting.shift();

@@ -4,7 +4,7 @@
  * that are odd but conformant pass. Setup problems are not catalogue rules: titles name the check.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { baseUrlHint, probe, PROBE_LIST_ATTEMPTS } from '../../../../src/cli/run/probe.ts';
+import { baseUrlHint, outageOf, probe, PROBE_LIST_ATTEMPTS } from '../../../../src/cli/run/probe.ts';
 import { WidgetApi } from '../../../../src/client/api.ts';
 import { Ownership } from '../../../../src/client/ownership.ts';
 import { RejectedTokenError, SetupProblemError, UnreachableError } from '../../../../src/errors.ts';
@@ -27,7 +27,9 @@ async function probeOf(handler: RequestHandler, base?: (server: RunningServer) =
   clients.push(http);
   const api = new WidgetApi(http, token, 'primary', new Ownership(() => false));
   try {
-    await probe(api, '--token / WIDGET_TOKEN');
+    // One account: its server errors are an outage (prepare-accounts.ts weighs every account's).
+    const outage = outageOf([await probe(api, '--token / WIDGET_TOKEN')]);
+    if (outage) throw outage;
     return undefined;
   } catch (error) {
     return error;
@@ -82,20 +84,40 @@ describe('probe: setup problems', () => {
   test('503 with Retry-After to every retry is maintenance, said as an outage, not "cannot reach" (exit 3)', async () => {
     const handler = setup.comeBackLater(503);
     const message = setupProblem(await probeOf(handler), 3);
-    expect(message).toMatch(/^the target answered 503, asking to be retried later \(GET \S+\/widgets still answered 503 after 1 retries \(--max-retries 1\)\): an outage or maintenance\? Try again when it is back \(no verdict\)$/);
+    expect(message).toMatch(/^the target answered 503 to every request before any test, however often retried \(GET \S+\/widgets still answered 503 after 1 retries \(--max-retries 1\): the target refused 2 request\(s\) \(2 with 503\) beyond the wait budget, and answered none\): an outage or maintenance\? Try again when it is back \(no verdict\)$/);
     expect(handler.requests(), 'the first list and its one retry').toBe(2);
   });
 
   test('429 to every retry before any test is a spent rate limit (exit 3)', async () => {
     const message = setupProblem(await probeOf(setup.comeBackLater(429)), 3);
-    expect(message).toMatch(/^the target answered 429 Too Many Requests before any test ran \(GET \S+ still answered 429 after 1 retries \(--max-retries 1\)\): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries \(no verdict\)$/);
+    expect(message).toMatch(/^the target answered 429 Too Many Requests before any test ran \(GET \S+ still answered 429 after 1 retries \(--max-retries 1\): the target refused 2 request\(s\) \(2 with 429\) beyond the wait budget, and answered none\): its rate limit is spent; try again later, or allow longer waits with --max-retry-wait and --max-retries \(no verdict\)$/);
   });
 
-  test(`503 to every request is an outage, after ${PROBE_LIST_ATTEMPTS} lists and one retrieve (exit 3)`, async () => {
+  test('503 without Retry-After to every request (a gateway\'s page) is refused, retried, then an outage (exit 3)', async () => {
     const handler = setup.outage();
     const message = setupProblem(await probeOf(handler), 3);
-    expect(message).toBe(`the target answered 503 to every request (GET /widgets ${PROBE_LIST_ATTEMPTS} times, then GET /widgets/{id}): an outage? Try again when it is back (no verdict)`);
+    expect(message).toMatch(/^the target answered 503 to every request before any test, however often retried \(GET \S+\/widgets still answered 503 after 1 retries \(--max-retries 1\): the target refused 2 request\(s\) \(2 with 503 \(no Retry-After\)\) beyond the wait budget, and answered none\): an outage or maintenance\?/);
+    expect(handler.requests(), 'the first list and its one retry').toBe(2);
+  });
+
+  test(`500 to every request is an outage, after ${PROBE_LIST_ATTEMPTS} lists and one retrieve (exit 3)`, async () => {
+    const handler = setup.outage(500);
+    const message = setupProblem(await probeOf(handler), 3);
+    expect(message).toBe(`the target answered 500 to every request (GET /widgets ${PROBE_LIST_ATTEMPTS} times, then GET /widgets/{id}): an outage? Try again when it is back (no verdict)`);
     expect(handler.requests()).toBe(PROBE_LIST_ATTEMPTS + 1);
+  });
+
+  test('an outage only when every account fails every request: one account answered, no outage; all failed, one line for all', () => {
+    const failed = { statuses: [500], lists: PROBE_LIST_ATTEMPTS };
+    expect(outageOf([undefined, failed]), 'the second account alone').toBeUndefined();
+    expect(outageOf([failed, undefined]), 'the first account alone').toBeUndefined();
+    expect(outageOf([]), 'no account').toBeUndefined();
+    const silence = new UnreachableError('cannot reach the target: GET /widgets: no complete response within --timeout 1000 ms');
+    expect(outageOf([{ unreachable: silence }, undefined]), 'one account unanswered, the other answered').toBeUndefined();
+    expect(outageOf([{ unreachable: silence }, failed]), 'unanswered, and errors from the other').toBe(silence);
+    expect(outageOf([failed, { statuses: [502, 500], lists: PROBE_LIST_ATTEMPTS }])?.message).toBe(
+      `the target answered 5xx (500, 502) to every request (GET /widgets ${PROBE_LIST_ATTEMPTS} times, then GET /widgets/{id}, for each of the 2 accounts): an outage? Try again when it is back (no verdict)`,
+    );
   });
 
   test('a refused token stays a refused token (exit 2), an unreachable target unreachable (exit 3)', async () => {
@@ -110,8 +132,11 @@ describe('probe: odd but conformant, or faults for the rules', () => {
   test('errors as application/problem+json and a charset without a space pass', async () => {
     expect(await probeOf(setup.unusualMediaTypes())).toBeUndefined();
   });
-  test(`a target answering 503 to its first ${PROBE_LIST_ATTEMPTS - 1} requests (restarting) passes`, async () => {
-    expect(await probeOf(setup.restarting(PROBE_LIST_ATTEMPTS - 1))).toBeUndefined();
+  test('a target refusing its first request with 503 (restarting) passes: the refusal is retried', async () => {
+    expect(await probeOf(setup.restarting(1))).toBeUndefined();
+  });
+  test.each([500, 502])(`a target answering %i to its first ${PROBE_LIST_ATTEMPTS - 1} requests (restarting) passes`, async (status) => {
+    expect(await probeOf(setup.restarting(PROBE_LIST_ATTEMPTS - 1, status))).toBeUndefined();
   });
   test('a list answering 500 while retrieve works is not an outage: the rules judge it', async () => {
     expect(await probeOf(setup.brokenList())).toBeUndefined();
