@@ -125,6 +125,12 @@ describe.concurrent('data safety', () => {
       expect(journals, 'the journal survives SIGKILL').toHaveLength(1);
       // A user's widget carrying a marker of another run: no journal names it, so it stays.
       const users = store.create('alice', { name: `${newMarker()} CRUD-1 7` });
+      // The same server under another base path is another target: refused in one line, nothing sent.
+      const beforeElsewhere = contents(store);
+      const elsewhere = await runSuite(['--base-url', `${running.baseUrl}/other`, '--token', TOKENS[0], '--second-token', TOKENS[1], '--report-dir', run.reportDir], { bin: 'bin/widget-cleanup.mjs' });
+      expect(elsewhere.exitCode, explain(elsewhere)).toBe(2);
+      expect(elsewhere.stdout).toMatch(/^\S+widget-journal-\S+\.jsonl: the journal's run was against http:\/\/127\.0\.0\.1:\d+\/v1, not http:\/\/127\.0\.0\.1:\d+\/v1\/other \(--base-url\): nothing deleted\n$/);
+      expect(contents(store), 'nothing changed by a refused cleanup').toEqual(beforeElsewhere);
       const cleanup = await runSuite(['--base-url', running.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], '--report-dir', run.reportDir], { bin: 'bin/widget-cleanup.mjs' });
       const after = contents(store);
       for (const [account, widgets] of Object.entries(before)) expect(after[account]?.slice(0, widgets.length), `${account}'s pre-existing widgets`).toEqual(widgets);
@@ -134,7 +140,7 @@ describe.concurrent('data safety', () => {
       const lost = Number(/(\d+) create\(s\) lost their answer/.exec(cleanup.stdout)?.[1] ?? 0);
       if (lost === 0) {
         expect(cleanup.exitCode, explain(cleanup)).toBe(0);
-        expect(cleanup.stdout).toContain('nothing of that run is left: journal removed');
+        expect(cleanup.stdout).toContain('every journalled widget of that run is proven gone: journal removed');
       } else expect(cleanup.exitCode, explain(cleanup)).toBe(3);
       expect(left, explain(cleanup)).toBeLessThanOrEqual(lost);
     } finally {
