@@ -6,6 +6,7 @@
  * (test/servers/unsafe.ts), it deletes none and reports by id what it could not delete.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +162,16 @@ describe.concurrent('data safety', () => {
     } finally {
       await running.close();
     }
+  });
+
+  test('CRUD-1 npm run cleanup refuses a FIFO in a journal\'s place at once: one line, exit 2, no hang', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fifo-journal-'));
+    const fifo = join(dir, 'widget-journal-wcs-aaaaaaaaaaaaaa.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    // Nothing listens at this base URL: the refusal must come before any request (and before any open of the FIFO, which would block).
+    const run = await runSuite(['--base-url', 'http://127.0.0.1:9/v1', '--token', TOKENS[0], '--report-dir', dir], { bin: 'bin/widget-cleanup.mjs' });
+    expect(run.exitCode, explain(run)).toBe(2);
+    expect(run.stderr).toBe(`widget-cleanup: ${fifo} is a FIFO, not a regular file: not read (a journal is a regular file a run wrote)\n`);
   });
 
   test('CRUD-1 npm run cleanup --sweep-markers deletes the widgets carrying a run marker and nothing else', async () => {

@@ -66,7 +66,7 @@ export async function finalCleanup(
   for (const s of sweeps.filter((x) => x.unretrievable.length > 0)) problems.push(`${s.account} account: ${describeUnretrievable(s.account, s.unretrievable)}`);
   const lost = ownership.lostCreates();
   if (lost.length > 0) problems.push(describeLost(lost));
-  const verified = left.length === 0 && ownership.notProvenGone().length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
+  const verified = left.length === 0 && ownership.allClaims().filter((c) => c.gone !== true).length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
   return { deleted, leftovers: left, problems, verified };
 }
 
