@@ -27,10 +27,7 @@ export interface Claim {
   sighting?: Sighting;
   /** A delete with the account's own token answered 2xx (or the widget was found gone after one). */
   deleted: boolean;
-  /**
-   * Proven gone (journalled as 'gone'): after the delete, a retrieve with the account's own token
-   * answered 404 or 410 from a target that answers the same token's list 2xx. A 2xx delete alone is not this.
-   */
+  /** Proven gone (journalled 'gone'): after the delete, a retrieve with the own token answered 404 or 410 (sweep.ts). */
   gone?: boolean;
   /** Why it could not be deleted, when an attempt failed. */
   problem?: string;
@@ -432,41 +429,16 @@ export class Ownership {
   undeleted(account: string, id: string): void {
     const claim = this.get(account, id);
     if (claim?.deleted) {
-      // Its own kind: no create answered anything (a 'created' entry here read as an id given twice).
+      // Its own kind: no create answered anything (a 'created' entry read as an id given twice).
       this.journal.append({ kind: 'undeleted', account, id });
       claim.deleted = false;
       delete claim.gone;
     }
   }
 
-  /** Records (and journals) that a deleted id is proven gone: see Claim.gone. */
-  provenGone(account: string, id: string): void {
-    const claim = this.get(account, id);
-    if (claim?.deleted && !claim.gone) {
-      this.journal.append({ kind: 'gone', account, id });
-      claim.gone = true;
-      delete claim.problem;
-    }
-  }
-
-  /** Records that something (a list showing it with the marker) contradicts a gone proof of the id. */
-  notGone(account: string, id: string, problem: string): void {
-    const claim = this.get(account, id);
-    if (!claim) return;
-    if (claim.deleted) this.journal.append({ kind: 'undeleted', account, id });
-    claim.deleted = false;
-    delete claim.gone;
-    claim.problem = problem;
-  }
-
-  /** Every claim proven gone. */
-  goneClaims(): Claim[] {
-    return [...this.claims.values()].flatMap((claims) => [...claims.values()].filter((c) => c.gone === true));
-  }
-
-  /** Every claim not proven gone (deleted or not): what a cleanup must not call "nothing left". */
-  notProvenGone(): Claim[] {
-    return [...this.claims.values()].flatMap((claims) => [...claims.values()].filter((c) => c.gone !== true));
+  /** Every claim the run holds, deleted, gone or not. */
+  allClaims(): Claim[] {
+    return [...this.claims.values()].flatMap((claims) => [...claims.values()]);
   }
 
   /** Records why a held id could not be deleted. */

@@ -45,6 +45,26 @@ function answered(status: number): string {
   return `${status}, not 404 or 410`;
 }
 
+/** Records (and journals) that a deleted id is proven gone: see Claim.gone. */
+export function provenGone(ownership: Ownership, account: string, id: string): void {
+  const claim = ownership.get(account, id);
+  if (claim?.deleted && !claim.gone) {
+    ownership.journal.append({ kind: 'gone', account, id });
+    claim.gone = true;
+    delete claim.problem;
+  }
+}
+
+/** Records that a list still showing the id contradicts its delete or gone proof: held as live again, with the problem. */
+export function notGone(ownership: Ownership, account: string, id: string, problem: string): void {
+  const claim = ownership.get(account, id);
+  if (!claim) return;
+  if (claim.deleted) ownership.journal.append({ kind: 'undeleted', account, id });
+  claim.deleted = false;
+  delete claim.gone;
+  claim.problem = problem;
+}
+
 /** What became of one held id (see deleteHeld). */
 export type HeldOutcome = 'gone' | 'left' | { readonly unretrievable: number };
 
@@ -59,11 +79,11 @@ async function settle(api: WidgetApi, id: string, what: string, listedMarked: bo
   if (isGoneStatus(after.status)) {
     // Listed with the marker in this very walk: the 404 is not the widget's absence (a proxy's, a stale route's).
     if (listedMarked) {
-      ownership.notGone(account, id, `listed with the run marker, yet a retrieve with the ${account} account's token answers ${after.status}: not deleted, not proven gone`);
+      notGone(ownership, account, id, `listed with the run marker, yet a retrieve with the ${account} account's token answers ${after.status}: not deleted, not proven gone`);
       return { unretrievable: after.status };
     }
     ownership.deleted(account, id);
-    ownership.provenGone(account, id);
+    provenGone(ownership, account, id);
     return 'gone';
   }
   if (is2xx(after.status) && idOf(after.json) === id && ownership.isOurs(after.json)) {
@@ -125,7 +145,7 @@ export async function proveAllGone(accounts: readonly WidgetApi[]): Promise<void
   const byName = new Map(accounts.map((api) => [api.account, api]));
   const ownership = accounts[0]?.ownership;
   if (!ownership) return;
-  const unproven = ownership.notProvenGone().filter((c) => c.deleted && byName.has(c.account));
+  const unproven = ownership.allClaims().filter((c) => c.gone !== true).filter((c) => c.deleted && byName.has(c.account));
   await inBatches(unproven, DELETES_AT_ONCE, async (claim) => {
     const api = byName.get(claim.account)!;
     try {
@@ -162,7 +182,7 @@ export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResu
         else result.unjournalled.push(id);
       } else if (claim?.deleted) {
         // Listed without the marker after its delete: gone is not proven (the marker may be what the list hides).
-        ownership.notGone(account, id, 'recorded deleted, yet the list still shows a widget at this id (without the run marker): not proven gone');
+        notGone(ownership, account, id, 'recorded deleted, yet the list still shows a widget at this id (without the run marker): not proven gone');
       }
     }
     await inBatches(held, DELETES_AT_ONCE, async (id) => {
@@ -210,7 +230,7 @@ export async function takeInventory(api: WidgetApi, maxPages: number): Promise<I
 
 /** Every held id not proven gone, with the reason, for the reports. */
 export function leftovers(ownership: Ownership): Leftover[] {
-  return ownership.notProvenGone().map((c) => ({
+  return ownership.allClaims().filter((c) => c.gone !== true).map((c) => ({
     account: c.account,
     id: c.id,
     reason:

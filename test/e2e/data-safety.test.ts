@@ -6,6 +6,7 @@
  * (test/servers/unsafe.ts), it deletes none and reports by id what it could not delete.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +126,12 @@ describe.concurrent('data safety', () => {
       expect(journals, 'the journal survives SIGKILL').toHaveLength(1);
       // A user's widget carrying a marker of another run: no journal names it, so it stays.
       const users = store.create('alice', { name: `${newMarker()} CRUD-1 7` });
+      // The same server under another base path is another target: refused in one line, nothing sent.
+      const beforeElsewhere = contents(store);
+      const elsewhere = await runSuite(['--base-url', `${running.baseUrl}/other`, '--token', TOKENS[0], '--second-token', TOKENS[1], '--report-dir', run.reportDir], { bin: 'bin/widget-cleanup.mjs' });
+      expect(elsewhere.exitCode, explain(elsewhere)).toBe(2);
+      expect(elsewhere.stdout).toMatch(/^\S+widget-journal-\S+\.jsonl: the journal's run was against http:\/\/127\.0\.0\.1:\d+\/v1, not http:\/\/127\.0\.0\.1:\d+\/v1\/other \(--base-url\): nothing deleted\n$/);
+      expect(contents(store), 'nothing changed by a refused cleanup').toEqual(beforeElsewhere);
       const cleanup = await runSuite(['--base-url', running.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], '--report-dir', run.reportDir], { bin: 'bin/widget-cleanup.mjs' });
       const after = contents(store);
       for (const [account, widgets] of Object.entries(before)) expect(after[account]?.slice(0, widgets.length), `${account}'s pre-existing widgets`).toEqual(widgets);
@@ -134,7 +141,7 @@ describe.concurrent('data safety', () => {
       const lost = Number(/(\d+) create\(s\) lost their answer/.exec(cleanup.stdout)?.[1] ?? 0);
       if (lost === 0) {
         expect(cleanup.exitCode, explain(cleanup)).toBe(0);
-        expect(cleanup.stdout).toContain('nothing of that run is left: journal removed');
+        expect(cleanup.stdout).toContain('every journalled widget of that run is proven gone: journal removed');
       } else expect(cleanup.exitCode, explain(cleanup)).toBe(3);
       expect(left, explain(cleanup)).toBeLessThanOrEqual(lost);
     } finally {
@@ -155,6 +162,16 @@ describe.concurrent('data safety', () => {
     } finally {
       await running.close();
     }
+  });
+
+  test('CRUD-1 npm run cleanup refuses a FIFO in a journal\'s place at once: one line, exit 2, no hang', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fifo-journal-'));
+    const fifo = join(dir, 'widget-journal-wcs-aaaaaaaaaaaaaa.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    // Nothing listens at this base URL: the refusal must come before any request (and before any open of the FIFO, which would block).
+    const run = await runSuite(['--base-url', 'http://127.0.0.1:9/v1', '--token', TOKENS[0], '--report-dir', dir], { bin: 'bin/widget-cleanup.mjs' });
+    expect(run.exitCode, explain(run)).toBe(2);
+    expect(run.stderr).toBe(`widget-cleanup: ${fifo} is a FIFO, not a regular file: not read (a journal is a regular file a run wrote)\n`);
   });
 
   test('CRUD-1 npm run cleanup --sweep-markers deletes the widgets carrying a run marker and nothing else', async () => {

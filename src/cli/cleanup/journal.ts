@@ -6,7 +6,7 @@
 import { idOf, WidgetApi } from '../../client/api.ts';
 import { journalFacts, JournalFileError, parseJournalText, readJournal, readJournalFile, type JournalFacts } from '../../client/ledger.ts';
 import { Ownership, type Claim } from '../../client/ownership.ts';
-import { deleteAllHeld, deleteHeld, leftovers, proveAllGone } from '../../client/sweep.ts';
+import { deleteAllHeld, deleteHeld, leftovers, notGone, proveAllGone } from '../../client/sweep.ts';
 import { describeEnd, walkAll } from '../../client/walk.ts';
 import { isSuiteError, TokenRejectedError } from '../../errors.ts';
 import { consoleSafe } from '../../report/console.ts';
@@ -117,7 +117,7 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
   // Swapped tokens implicate both: neither account's 404 means anything.
   if (swapped) for (const api of accounts) if (!blocked.has(api.account)) blocked.set(api.account, `the tokens look swapped (see above): nothing of the ${api.account} account is claimed or deleted`);
   const usable = accounts.filter((a) => !blocked.has(a.account));
-  const goneBefore = new Set(ownership.goneClaims().map((c) => `${c.account}\n${c.id}`));
+  const goneBefore = new Set(ownership.allClaims().filter((c) => c.gone === true).map((c) => `${c.account}\n${c.id}`));
   const total = allClaims(ownership).length;
   await deleteAllHeld(usable);
   await proveAllGone(usable);
@@ -127,7 +127,7 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
     try {
       const walk = await walkAll(api, MAX_PAGES);
       if (walk.end.kind !== 'complete') blocked.set(api.account, `the list walk after the deletes ${describeEnd(walk)}: what it did not reach is not proven gone`);
-      for (const id of walk.widgets.keys()) if (ownership.get(api.account, id)?.gone) ownership.notGone(api.account, id, 'a retrieve answered 404 or 410, yet the list still shows it: not proven gone');
+      for (const id of walk.widgets.keys()) if (ownership.get(api.account, id)?.gone) notGone(ownership, api.account, id, 'a retrieve answered 404 or 410, yet the list still shows it: not proven gone');
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       blocked.set(api.account, `the list walk after the deletes failed: ${(error as Error).message}`);
@@ -155,7 +155,7 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
 
 /** Every claim the ledger holds, gone or not. */
 function allClaims(ownership: Ownership): Claim[] {
-  return [...ownership.notProvenGone(), ...ownership.goneClaims()];
+  return ownership.allClaims();
 }
 
 /**
@@ -165,14 +165,14 @@ function allClaims(ownership: Ownership): Claim[] {
  */
 async function crossCheck(usable: readonly WidgetApi[], ownership: Ownership, goneBefore: ReadonlySet<string>): Promise<void> {
   if (usable.length < 2) return;
-  for (const claim of ownership.goneClaims()) {
+  for (const claim of ownership.allClaims().filter((c) => c.gone === true)) {
     if (goneBefore.has(`${claim.account}\n${claim.id}`)) continue;
     const other = usable.find((a) => a.account !== claim.account);
     if (!other || ownership.get(other.account, claim.id)) continue;
     try {
       const res = await other.retrieve(claim.id);
       if (res.status >= 200 && res.status < 300 && idOf(res.json) === claim.id && ownership.isOurs(res.json)) {
-        ownership.notGone(claim.account, claim.id, `a retrieve with the ${claim.account} account's token answered 404 or 410, yet the ${other.account} account's token shows it with the run marker (tokens swapped?): not proven gone`);
+        notGone(ownership, claim.account, claim.id, `a retrieve with the ${claim.account} account's token answered 404 or 410, yet the ${other.account} account's token shows it with the run marker (tokens swapped?): not proven gone`);
       }
     } catch (error) {
       if (!isSuiteError(error)) throw error;

@@ -4,7 +4,7 @@
  * time budget: the tests' client may have given up on the target, or spent the run's time, and
  * the ids the run knows must still be tried. It sends the tokens the workers last renewed.
  */
-import { readJournal, type Journal } from '../../client/ledger.ts';
+import { parseJournalText, readJournalFile, type Journal, type JournalEntry, type TornLine } from '../../client/ledger.ts';
 import { walkBudget } from '../../client/walk.ts';
 import type { SuiteConfig } from '../../config.ts';
 import { readHeld, renewedTokens } from '../../harness/worker-to-runner.ts';
@@ -50,12 +50,20 @@ export async function cleanUpAfterTests(run: RunToClean): Promise<{ outcome: Cle
     outcome = await finalCleanup(runnerAccounts(cleaner, current, run.marker, run.journal), readHeld(run.statsDir), {
       maxPages: walkBudget(config.maxWidgets),
       minSweeps: run.interrupted ? 2 : 1,
-      journal: readJournal(run.journalFile),
+      ...journalOf(run.journalFile),
     });
   } finally {
     await cleaner.close();
   }
   return { outcome, stats: cleaner.stats };
+}
+
+/** The run's journal, with its lines that are not entries (each makes the cleanup NOT VERIFIED: an id may be in it). */
+function journalOf(file: string): { journal: JournalEntry[]; torn: TornLine[] } {
+  const text = readJournalFile(file);
+  if (text === undefined) return { journal: [], torn: [] };
+  const { entries, torn } = parseJournalText(text);
+  return { journal: entries, torn };
 }
 
 /** The target with the tokens the workers renewed last in place of the ones the run started with. */

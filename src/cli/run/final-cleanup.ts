@@ -9,7 +9,7 @@
  * exactly that (a create answer that repeated an id; a journalled id listed yet answered 404).
  */
 import type { WidgetApi } from '../../client/api.ts';
-import type { JournalEntry, LostCreate } from '../../client/ledger.ts';
+import type { JournalEntry, LostCreate, TornLine } from '../../client/ledger.ts';
 import type { Claim, Leftover } from '../../client/ownership.ts';
 import { deleteAllHeld, leftovers, proveAllGone, sweep, type SweepResult } from '../../client/sweep.ts';
 
@@ -34,7 +34,7 @@ export interface CleanupOutcome {
 export async function finalCleanup(
   accounts: readonly WidgetApi[],
   held: readonly Claim[],
-  options: { maxPages: number; minSweeps: number; journal?: readonly JournalEntry[] },
+  options: { maxPages: number; minSweeps: number; journal?: readonly JournalEntry[]; torn?: readonly TornLine[] },
 ): Promise<CleanupOutcome> {
   const byName = new Map(accounts.map((a) => [a.account, a]));
   const ownership = accounts[0]!.ownership;
@@ -66,7 +66,9 @@ export async function finalCleanup(
   for (const s of sweeps.filter((x) => x.unretrievable.length > 0)) problems.push(`${s.account} account: ${describeUnretrievable(s.account, s.unretrievable)}`);
   const lost = ownership.lostCreates();
   if (lost.length > 0) problems.push(describeLost(lost));
-  const verified = left.length === 0 && ownership.notProvenGone().length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
+  // A line of the journal that could not be read may hold an id of the run: nothing can be called verified.
+  for (const t of options.torn ?? []) problems.push(`line ${t.line} of the run's journal could not be read (${t.why}): an id of the run may be in it`);
+  const verified = (options.torn ?? []).length === 0 && left.length === 0 && ownership.allClaims().filter((c) => c.gone !== true).length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
   return { deleted, leftovers: left, problems, verified };
 }
 

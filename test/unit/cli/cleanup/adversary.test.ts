@@ -2,7 +2,7 @@
  * Generated adversaries for `cleanup` (cleanJournal, in-process): a killed run's journal, then
  * cleanup with what a user or a deployment gets wrong, drawn by fast-check: another target or
  * none recorded, swapped, missing or refused tokens, a base URL whose every path 404s, torn or
- * foreign lines, a FIFO in the journal's place, ids holding a short token or terminal controls,
+ * foreign lines, a directory or a symbolic link in the journal's place (a FIFO: the e2e tier), ids holding a short token or terminal controls,
  * a proxy's 404 or a 500 for some retrieves, widgets gone behind the run's back.
  * Property: nothing the run did not create is changed or deleted; nothing is claimed gone that
  * is not gone; the journal survives unless every journalled widget is gone; every widget of the
@@ -10,8 +10,7 @@
  * (exit 2, one line, nothing sent); no raw control reaches the console.
  * WIDGET_ADVERSARY_RUNS (40 by default here) and WIDGET_ADVERSARY_SEED as in the run's adversary.
  */
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleSafe } from '../../../../src/report/console.ts';
@@ -38,7 +37,7 @@ const scenario = fc.record({
   target: fc.constantFrom('same', 'other', 'none', 'none-trusted'),
   tokens: fc.constantFrom('right', 'swapped', 'primary-only', 'second-refused', 'primary-is-second'),
   baseUrl: fc.constantFrom('right', 'everything-404'),
-  journal: fc.constantFrom('whole', 'torn-tail', 'foreign-line', 'fifo'),
+  journal: fc.constantFrom('whole', 'torn-tail', 'foreign-line', 'directory', 'symlink'),
   retrieves: fc.constantFrom('honest', 'proxy-404-one', '500-one'),
   goneBehind: fc.boolean(),
 });
@@ -55,9 +54,10 @@ describe('generated adversaries for cleanup', () => {
         if (s.baseUrl === 'everything-404') ran.store.faults.everything404 = true;
         if (s.journal === 'torn-tail') appendFileSync(ran.file, '{"kind":"created","account":"primary","key":"k","id":"w');
         if (s.journal === 'foreign-line') writeFileSync(ran.file, `${readFileSync(ran.file, 'utf8')}{"kind":"created","account":"third","key":"k","id":"x"}\n`);
-        if (s.journal === 'fifo') {
+        if (s.journal === 'directory' || s.journal === 'symlink') {
           renameSync(ran.file, `${ran.file}.real`);
-          execFileSync('mkfifo', [ran.file]);
+          if (s.journal === 'directory') mkdirSync(ran.file);
+          else symlinkSync(`${ran.file}.real`, ran.file);
         }
         const tokens: readonly [string, string | undefined] =
           s.tokens === 'swapped' ? [TOKENS[1], TOKENS[0]]
@@ -80,7 +80,8 @@ describe('generated adversaries for cleanup', () => {
         const claimed = /(\d+) of (\d+) journalled widget\(s\) proven gone/.exec(said);
         if (claimed) expect(Number(claimed[1]), `claimed more gone than are\n${report}`).toBeLessThanOrEqual(gone);
         // The journal survives unless everything is gone (and then only with exit 0).
-        const removed = s.journal !== 'fifo' && !existsSync(ran.file);
+        const special = s.journal === 'directory' || s.journal === 'symlink';
+        const removed = !special && !existsSync(ran.file);
         if (removed || code === 0) {
           expect(left, `journal removed or exit 0 while the run's widgets remain\n${report}`).toEqual([]);
           expect([removed, code]).toEqual([true, 0]);
@@ -93,7 +94,7 @@ describe('generated adversaries for cleanup', () => {
           for (const m of left) expect(said, `${m.id} left and not listed\n${report}`).toContain(consoleSafe(JSON.stringify(m.id)));
         }
         // Refusals the scenario calls for.
-        if (s.journal === 'fifo' || s.target === 'other' || s.target === 'none') expect(code, report).toBe(2);
+        if (special || s.target === 'other' || s.target === 'none') expect(code, report).toBe(2);
         if (s.journal !== 'whole') expect(code, report).not.toBe(0);
       }),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },

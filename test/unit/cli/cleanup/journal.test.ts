@@ -3,7 +3,7 @@
  * a base URL that 404s everything, torn and special files, ids that hold a token or controls.
  * Each case checks what the server holds afterwards (its truth), the exit code and the lines.
  */
-import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,21 +102,26 @@ describe('cleanup, as strict as the run', () => {
     expect(remaining(ran)).toEqual([]);
   });
 
-  it('refuses a FIFO, a directory and a symbolic link at once, before any open that could block', async () => {
+  it('refuses a socket, a directory and a symbolic link at once, before any open that could block (a FIFO: test/e2e/data-safety.test.ts)', async () => {
     const ran = await killedRun();
     const dir = mkdtempSync(join(tmpdir(), 'cleanup-special-'));
-    const fifo = join(dir, 'widget-journal-fifo.jsonl');
-    execFileSync('mkfifo', [fifo]);
-    const folder = join(dir, 'widget-journal-dir.jsonl');
-    mkdirSync(folder);
-    const link = join(dir, 'widget-journal-link.jsonl');
-    symlinkSync(ran.file, link);
-    for (const [file, what] of [[fifo, 'a FIFO'], [folder, 'a directory'], [link, 'a symbolic link']] as const) {
-      const { code, said } = await cleanup(ran, { file });
-      expect(code, file).toBe(2);
-      expect(said).toBe(`${file} is ${what}, not a regular file: not read (a journal is a regular file a run wrote)`);
+    const socketPath = join(dir, 'widget-journal-socket.jsonl');
+    const socket = createServer();
+    await new Promise<void>((resolve) => socket.listen(socketPath, resolve));
+    try {
+      const folder = join(dir, 'widget-journal-dir.jsonl');
+      mkdirSync(folder);
+      const link = join(dir, 'widget-journal-link.jsonl');
+      symlinkSync(ran.file, link);
+      for (const [file, what] of [[socketPath, 'a socket'], [folder, 'a directory'], [link, 'a symbolic link']] as const) {
+        const { code, said } = await cleanup(ran, { file });
+        expect(code, file).toBe(2);
+        expect(said).toBe(`${file} is ${what}, not a regular file: not read (a journal is a regular file a run wrote)`);
+      }
+      expect(ran.store.deletes).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
     }
-    expect(ran.store.deletes).toEqual([]);
   });
 
   it('stores an id that holds a short token exactly (never as text), and cleanup deletes it', async () => {

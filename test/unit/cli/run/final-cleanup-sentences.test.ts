@@ -5,12 +5,12 @@
  * beside a marked widget no create answered). Also: "nothing left behind" only when every
  * journalled widget is proven gone.
  */
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WidgetApi } from '../../../../src/client/api.ts';
-import { Journal, readJournal } from '../../../../src/client/ledger.ts';
+import { Journal, parseJournalText, readJournal } from '../../../../src/client/ledger.ts';
 import { Ownership } from '../../../../src/client/ownership.ts';
 import { deleteAllHeld, takeInventory } from '../../../../src/client/sweep.ts';
 import { describeCleanup, finalCleanup, type CleanupOutcome } from '../../../../src/cli/run/final-cleanup.ts';
@@ -35,7 +35,7 @@ function apis(baseUrl: string, ownership: Ownership): WidgetApi[] {
  * A run in small: the runner's inventory, a worker's creates (3 in the primary account) and its
  * per-file cleanup, `between` (what the deployment does meanwhile), then the final cleanup from the journal.
  */
-async function run(store: StoreServer, between: (marker: string, made: string[]) => void = () => {}): Promise<{ outcome: CleanupOutcome; line: string; made: string[] }> {
+async function run(store: StoreServer, between: (marker: string, made: string[]) => void = () => {}, tear = false): Promise<{ outcome: CleanupOutcome; line: string; made: string[] }> {
   const server = await store.start();
   open.push(server);
   const file = join(mkdtempSync(join(tmpdir(), 'sentences-')), 'widget-journal.jsonl');
@@ -50,7 +50,9 @@ async function run(store: StoreServer, between: (marker: string, made: string[])
   for (let i = 0; i < 3; i += 1) made.push(((await primary!.create({ name: `${marker} CRUD-1 ${i}` })).json as { id: string }).id);
   between(marker, made);
   await deleteAllHeld([primary!]);
-  const outcome = await finalCleanup(apis(server.baseUrl, new Ownership(isOurs, new Journal(file))), worker.outstanding(), { maxPages: 20, minSweeps: 1, journal: readJournal(file) });
+  if (tear) appendFileSync(file, '{"kind":"created","account":"primary","key":"k","id":"w9');
+  const { entries, torn } = parseJournalText(readFileSync(file, 'utf8'));
+  const outcome = await finalCleanup(apis(server.baseUrl, new Ownership(isOurs, new Journal(file))), worker.outstanding(), { maxPages: 20, minSweeps: 1, journal: entries, torn });
   return { outcome, line: describeCleanup(outcome), made };
 }
 
@@ -91,6 +93,14 @@ describe('the cleanup sentences, each from the fact it states', () => {
     expect(line).toMatch(/1 widget\(s\) listed with the run marker at ids no create of this run was answered with .*ids "someone-else"/);
     expect(line).not.toMatch(UNRETRIEVABLE);
     expect(store.widgets.get('primary')!.has('someone-else')).toBe(true);
+  });
+
+  it('CRUD-1 a torn line of the run\'s journal is named, and nothing is called verified', async () => {
+    const clean = await run(new StoreServer(tokens));
+    expect(clean.outcome.verified).toBe(true);
+    const torn = await run(new StoreServer(tokens), undefined, true);
+    expect(torn.outcome.verified).toBe(false);
+    expect(torn.line).toMatch(/line \d+ of the run's journal could not be read \(not JSON, and the file does not end with a newline \(a write cut short\)\): an id of the run may be in it/);
   });
 
   it('CRUD-1 "nothing left behind" is never said from a list without the marker: a widget whose retrieves answer 500 is listed as not proven gone', async () => {
