@@ -37,6 +37,8 @@ async function inBatches<T>(items: readonly T[], size: number, each: (item: T) =
 export async function deleteHeld(api: WidgetApi, id: string): Promise<void> {
   const { ownership, account } = api;
   if (ownership.get(account, id)?.problem?.startsWith('never sent')) return;
+  // Kept by --keep-failing: left for the user's replay, and for `cleanup` later.
+  if (ownership.get(account, id)?.kept !== undefined) return;
   try {
     const res = await api.remove(id);
     if (res.status >= 200 && res.status < 300) {
@@ -95,6 +97,8 @@ export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResu
     for (const widget of marked) {
       const id = idOf(widget);
       if (id === undefined) continue;
+      // Kept by --keep-failing: listed on purpose, and reported as kept (leftovers), not as found.
+      if (api.ownership.get(api.account, id)?.kept !== undefined) continue;
       if (api.ownership.journalled(api.account, id)) held.push(id);
       // A marker in a list is the server's word only: a lost create's widget, or a lie about the user's.
       else result.unjournalled.push(id);
@@ -154,6 +158,6 @@ export function leftovers(ownership: Ownership): Leftover[] {
   return ownership.outstanding().map((c) => ({
     account: c.account,
     id: c.id,
-    reason: c.problem ?? (c.sighting === 'unmarked' ? 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, not deleted' : 'not deleted: no delete was attempted before the run ended'),
+    reason: c.kept ?? c.problem ?? (c.sighting === 'unmarked' ? 'a retrieve shows a widget without the run marker at this id: not proven the suite\'s own, not deleted' : 'not deleted: no delete was attempted before the run ended'),
   }));
 }

@@ -22,6 +22,8 @@ export interface FailureDetail {
    * fails, this is a failure of the rule as usual.
    */
   readonly explainedBy?: readonly string[];
+  /** The failure's replay as a sh script (harness/failing-widgets.ts), added when the test ends with it. */
+  readonly replay?: string;
 }
 
 /**

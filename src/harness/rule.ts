@@ -12,6 +12,7 @@ import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, evidenceOf, explainedByWhen, type Evidence, type FailureDetail } from './failure.ts';
 import type { SuiteSettings } from './settings.ts';
+import { onBrokenTest } from './failing-widgets.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
 export interface RuleContext {
@@ -85,6 +86,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
+      // A failure gets its replay, and under --keep-failing its widgets stay (failing-widgets.ts).
+      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail);
       if (error instanceof UnprovenDeleteError) {
         // A delete the suite would not send because a retrieve never shows the widget as created
         // (its run marker altered) is CRUD-4's fault, recorded with the fields the retrieve changes.

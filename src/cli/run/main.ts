@@ -28,9 +28,13 @@ import { RULES, secondAccountRules } from '../../rules.ts';
 import { readCaFile } from '../shared/ca-file.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
-import { parseOnly } from '../shared/selection.ts';
+import { parseOnlyWithTests, parseTestFilter, type Selection, type TestFilter } from '../shared/selection.ts';
 import { withCommandTokens } from '../shared/token-commands.ts';
 import { readBaseline } from './baseline.ts';
+import { lastFailed } from './last-failed.ts';
+import { rerunSettings, withReruns } from './reruns.ts';
+import { EMBEDDED_LABEL } from './target.ts';
+import { checkBaselineTarget, writeBaseline } from './write-baseline.ts';
 import { cleanUpAfterTests, type RunToClean } from './cleanup-after-tests.ts';
 import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { describeCleanup, type CleanupOutcome } from './final-cleanup.ts';
@@ -65,6 +69,8 @@ interface Options {
   /** The .env file that was read, absolute; absent when there was none. */
   readonly envFile?: string;
   readonly only?: ReadonlySet<string>;
+  /** The tests chosen within the rules: --test, `--only RULE.text`, --last-failed. */
+  readonly selection?: Selection;
   readonly baseline?: ReadonlySet<string>;
   /** PEM text of --ca-file. */
   readonly ca?: string;
@@ -86,16 +92,34 @@ function loadOptions(): Options | undefined {
       printCatalogue();
       return undefined;
     }
-    const only = parseOnly(config.only);
+    const selection = selectionOf(config, directory);
+    const only = selection?.rules;
+    if (config.writeBaseline !== undefined) checkBaselineTarget(resolve(directory, config.writeBaseline), config.writeBaseline);
     const baseline = config.baseline === undefined ? undefined : readBaseline(resolve(directory, config.baseline));
     const ca = config.caFile === undefined ? undefined : readCaFile(resolve(directory, config.caFile), config.caFile);
     // resolveConfig has read it (or thrown) if it exists.
     const read = existsSync(envFile) ? { envFile } : {};
-    return { config, directory, ...read, ...(only ? { only } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
+    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
   }
+}
+
+/**
+ * What the run selects: --only (with `RULE.text` entries), --test and --last-failed together
+ * (each narrows the others); undefined for every test. --last-failed reads the report directory
+ * now, before the run replaces its reports.
+ */
+function selectionOf(config: SuiteConfig, directory: string): Selection | undefined {
+  const only = parseOnlyWithTests(config.only);
+  const filter = parseTestFilter(config.testName);
+  const tests: TestFilter[] = [...(only?.tests ?? []).map((text): TestFilter => ({ kind: 'text', text })), ...(filter ? [filter] : [])];
+  const previous = config.lastFailed ? lastFailed(resolve(directory, config.reportDir), config.reportDir, config.baseUrl ?? EMBEDDED_LABEL) : undefined;
+  if (!only && tests.length === 0 && !previous) return undefined;
+  const rules = only && previous?.rules ? new Set([...previous.rules].filter((id) => only.rules.has(id))) : (previous?.rules ?? only?.rules);
+  if (rules && rules.size === 0) throw new ConfigError('--last-failed: none of the rules that broke in the previous run is among the --only rules: nothing to rerun');
+  return { ...(rules ? { rules } : {}), ...(tests.length ? { tests } : {}), ...(previous?.titles ? { titles: previous.titles } : {}) };
 }
 
 /** The configuration with the tokens of --token-command and --second-token-command, or one line and exit 2. */
@@ -229,8 +253,10 @@ function settingsFor(run: Run): SuiteSettings {
 /** Announces the marker and the seed, then runs the tests (a second attempt included). */
 async function testOutcomes(run: Run): Promise<RunOutcomes> {
   process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-  const { only } = run.options;
-  return runTests({ settings: settingsFor(run), ...(only ? { only } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
+  const { only, selection } = run.options;
+  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
+  // Each failed or warned test gets the one command that reruns it (tokens from the environment).
+  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0));
 }
 
 /** What the cleanup needs of the run. */
@@ -289,9 +315,24 @@ function reportOf(run: Run, findings: Findings): RunReport {
       profile: runProfile(run.statsDir, config.listSettleMs),
       ...(options.baseline && config.baseline ? { baseline: { file: config.baseline, ids: options.baseline } } : {}),
       ...(run.notRun.length > 0 ? { notRun: run.notRun } : {}),
+      ...selectionReport(run.options, config),
     },
     findings.outcomes,
   );
+}
+
+/** How the run chose its tests, for the report (RunReport.selection); nothing when it ran them all. */
+function selectionReport(options: Options, config: SuiteConfig): { selection?: RunReport['selection'] } {
+  const { selection } = options;
+  if (!selection) return {};
+  const test = [...(selection.tests ?? []).map((f) => (f.kind === 'text' ? f.text : String(f.regex)))];
+  return {
+    selection: {
+      ...(selection.rules ? { only: [...selection.rules] } : {}),
+      ...(test.length ? { test } : {}),
+      ...(config.lastFailed ? { lastFailed: true } : {}),
+    },
+  };
 }
 
 /** Writes the reports, lets the journal go once nothing is left, and prints the summary. */
@@ -299,6 +340,13 @@ function publish(run: Run, findings: Findings): { problems: string[]; leaks: Lea
   const report = reportOf(run, findings);
   learnRenewedTokens(run.redactor, run.statsDir);
   const { files, problems, leaks } = writeReports(run.reportDir, report, run.redactor);
+  const { writeBaseline: baselineFile } = run.config;
+  if (baselineFile !== undefined) {
+    // After the reports, from the same report: the rules that failed (and under --strict, warned).
+    const problem = writeBaseline(resolve(run.options.directory, baselineFile), baselineFile, report);
+    if (problem === undefined) files.push(resolve(run.options.directory, baselineFile));
+    else problems.push(problem);
+  }
   // Nothing is left for `cleanup` to do: the journal has served.
   if (findings.cleanup.verified) rmSync(run.journalFile, { force: true });
   process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
