@@ -131,7 +131,9 @@ export function replayScript(input: ReplayInput): string | undefined {
     for (const v of variablesOf(x)) vars.add(v);
     const id = idInUrl(x.request.url);
     const variable = id === undefined ? undefined : captured.get(id);
-    const urlWord = variable === undefined ? undefined : urlWith(x.request.url, variable);
+    // A URL that carried a token (a query credential) keeps its recorded form: splicing would drop the token's expression.
+    const tokenInUrl = x.request.credential?.url?.some((p) => typeof p !== 'string') === true;
+    const urlWord = variable === undefined || tokenInUrl ? undefined : urlWith(x.request.url, variable);
     const last = i === exchanges.length - 1;
     const made = createdId(x);
     body.push(`# ${last ? 'the request that failed' : 'then'}: ${x.request.method} as the run sent it${x.response ? ` (the run got ${x.response.status})` : ''}`);

@@ -119,6 +119,16 @@ describe("the implementer's loop", () => {
       const again = JSON.parse(readFileSync(join(rerunDir, 'conformance.json'), 'utf8')) as typeof run.report & object;
       expect(again.rules.flatMap((r) => r.tests.map((t) => [t.title, t.outcome])), 'only the failing test, failing again').toEqual([[test.title, 'fail']]);
       expect(again.partial).toBe(true);
+      // Without --keep-failing the widget went at cleanup: that run's replay creates it again first, captures the new id, and still reproduces the answer.
+      const recreating = again.rules[0]!.tests[0]!.failures![0]!.replay!;
+      expect(recreating, recreating).toMatch(/were deleted at cleanup: this replay creates each again/);
+      expect(recreating).toContain('"${WIDGET_TOKEN}"');
+      writeFileSync(join(rerunDir, 'replay.sh'), recreating);
+      const recreated = await runShell([join(rerunDir, 'replay.sh')], env, rerunDir);
+      expect(recreated.code, recreated.stderr).toBe(0);
+      expect(recreated.stdout.match(/^HTTP\/1\.1 200 /gm)?.length, recreated.stdout).toBe(1);
+      const againName = (JSON.parse(again.rules[0]!.tests[0]!.failures![0]!.exchanges!.at(-1)!.response!.body) as { name: string }).name;
+      expect(recreated.stdout, 'the other account reads the widget the replay made').toContain(JSON.stringify(againName));
 
       // --last-failed reads the first run's report (same target) and reruns that test alone.
       const last = await runSuite(['--base-url', running.baseUrl, '--last-failed', '--report-dir', dir], { env, reportDir: dir, cwd: dir });

@@ -101,7 +101,7 @@ export function testNamePattern(selected: ReadonlySet<string> | Selection): RegE
   if (selection.rules) source += `(?=(?:${[...selection.rules].map(escapeRegex).join('|')}) )`;
   const filters = selection.tests ?? [];
   if (filters.length > 0) {
-    const alternatives = filters.map((f) => (f.kind === 'text' ? `[\\s\\S]*?${escapeRegex(f.text)}` : `(?:${f.regex.source})`));
+    const alternatives = filters.map((f) => `[\\s\\S]*?${f.kind === 'text' ? escapeRegex(f.text) : `(?:${f.regex.source})`}`);
     source += `(?=${alternatives.map((a) => `(?:${a})`).join('|')})`;
   }
   if (selection.titles) source += `(?:${[...selection.titles].map((t) => `${escapeRegex(t)}$`).join('|')})`;
