@@ -28,12 +28,11 @@ import { RULES, secondAccountRules } from '../../rules.ts';
 import { readCaFile } from '../shared/ca-file.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
-import { parseOnlyWithTests, parseTestFilter, type Selection, type TestFilter } from '../shared/selection.ts';
+import type { Selection } from '../shared/selection.ts';
 import { withCommandTokens } from '../shared/token-commands.ts';
 import { readBaseline } from './baseline.ts';
-import { lastFailed } from './last-failed.ts';
 import { rerunSettings, withReruns } from './reruns.ts';
-import { EMBEDDED_LABEL } from './target.ts';
+import { selectionOf, selectionReport } from './run-selection.ts';
 import { checkBaselineTarget, writeBaseline } from './write-baseline.ts';
 import { cleanUpAfterTests, type RunToClean } from './cleanup-after-tests.ts';
 import { checkStepSummary, prepareReportDir } from './destinations.ts';
@@ -104,22 +103,6 @@ function loadOptions(): Options | undefined {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
   }
-}
-
-/**
- * What the run selects: --only (with `RULE.text` entries), --test and --last-failed together
- * (each narrows the others); undefined for every test. --last-failed reads the report directory
- * now, before the run replaces its reports.
- */
-function selectionOf(config: SuiteConfig, directory: string): Selection | undefined {
-  const only = parseOnlyWithTests(config.only);
-  const filter = parseTestFilter(config.testName);
-  const tests: TestFilter[] = [...(only?.tests ?? []).map((text): TestFilter => ({ kind: 'text', text })), ...(filter ? [filter] : [])];
-  const previous = config.lastFailed ? lastFailed(resolve(directory, config.reportDir), config.reportDir, config.baseUrl ?? EMBEDDED_LABEL) : undefined;
-  if (!only && tests.length === 0 && !previous) return undefined;
-  const rules = only && previous?.rules ? new Set([...previous.rules].filter((id) => only.rules.has(id))) : (previous?.rules ?? only?.rules);
-  if (rules && rules.size === 0) throw new ConfigError('--last-failed: none of the rules that broke in the previous run is among the --only rules: nothing to rerun');
-  return { ...(rules ? { rules } : {}), ...(tests.length ? { tests } : {}), ...(previous?.titles ? { titles: previous.titles } : {}) };
 }
 
 /** The configuration with the tokens of --token-command and --second-token-command, or one line and exit 2. */
@@ -315,24 +298,10 @@ function reportOf(run: Run, findings: Findings): RunReport {
       profile: runProfile(run.statsDir, config.listSettleMs),
       ...(options.baseline && config.baseline ? { baseline: { file: config.baseline, ids: options.baseline } } : {}),
       ...(run.notRun.length > 0 ? { notRun: run.notRun } : {}),
-      ...selectionReport(run.options, config),
+      ...selectionReport(run.options.selection, config),
     },
     findings.outcomes,
   );
-}
-
-/** How the run chose its tests, for the report (RunReport.selection); nothing when it ran them all. */
-function selectionReport(options: Options, config: SuiteConfig): { selection?: RunReport['selection'] } {
-  const { selection } = options;
-  if (!selection) return {};
-  const test = [...(selection.tests ?? []).map((f) => (f.kind === 'text' ? f.text : String(f.regex)))];
-  return {
-    selection: {
-      ...(selection.rules ? { only: [...selection.rules] } : {}),
-      ...(test.length ? { test } : {}),
-      ...(config.lastFailed ? { lastFailed: true } : {}),
-    },
-  };
 }
 
 /** Writes the reports, lets the journal go once nothing is left, and prints the summary. */

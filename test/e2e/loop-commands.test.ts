@@ -1,4 +1,5 @@
 /**
+ * In the end-to-end tier because a real `sh` runs what is printed (the unit tier starts no child process).
  * The implementer's loop, as text a user pastes: the rerun command of a test (report/rerun.ts)
  * and the replay script of a failure (report/replay.ts). Each is run by a real `sh` with `npx`,
  * `curl` and `node` replaced by shell functions that print the words they get, so what is
@@ -6,16 +7,16 @@
  * backticks arrive as one word each, byte for byte, and nothing runs that the text only quoted.
  * No token value appears in either, in any spelling.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../src/http/exchange.ts';
-import { Redactor } from '../../../src/http/redact.ts';
-import { createdId, idInUrl, idsOf, replayScript } from '../../../src/report/replay.ts';
-import { rerunCommand, titleFilter, type RerunSettings } from '../../../src/report/rerun.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { Redactor } from '../../src/http/redact.ts';
+import { createdId, idInUrl, idsOf, replayScript } from '../../src/report/replay.ts';
+import { rerunCommand, titleFilter, type RerunSettings } from '../../src/report/rerun.ts';
 
 const TOKEN = 'tok-Primary-0123456789abcdef';
 const SECOND = 'tok-Second-fedcba9876543210';
@@ -179,5 +180,17 @@ describe('replayScript', () => {
 
   it('has no replay for a failure without exchanges', () => {
     expect(replayScript({ exchanges: [], creates: new Map(), kept: new Set() })).toBeUndefined();
+  });
+});
+
+describe('--write-baseline and --baseline with a FIFO (mkfifo is a child process)', () => {
+  it('refuses a FIFO before the run, when writing, and when reading, rather than block on it', async () => {
+    const { checkBaselineTarget, writeBaseline } = await import('../../src/cli/run/write-baseline.ts');
+    const { readBaseline } = await import('../../src/cli/run/baseline.ts');
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => checkBaselineTarget(fifo, 'fifo')).toThrow(/fifo is not a regular file/);
+    expect(writeBaseline(fifo, 'fifo', { rules: [], target: 't', seed: 1, finishedAt: 'x', strict: false } as never)).toMatch(/not a regular file/);
+    expect(() => readBaseline(fifo)).toThrow(/not a regular file/);
   });
 });
