@@ -78,7 +78,7 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       return ctx.skip(reason);
     };
     const seen: Evidence[] = [];
-    const t = makeContext(r, run, skip, ctx.annotate, seen);
+    const t = makeContext(r, run, skip, ctx.annotate, seen, `${id} ${title}`);
     try {
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
@@ -127,7 +127,7 @@ function undeclared(r: Rule, error: InconclusiveError): Error | undefined {
   return new Error(`${r.id} ended inconclusive on ${stray.join(', ')}, which src/rules.ts does not declare among its requirements: a problem of the suite (please report it). ${error.message}`);
 }
 
-function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[]): RuleContext {
+function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[], title: string): RuleContext {
   const { settings: s, primary: api, second } = run;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
@@ -146,7 +146,8 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
     fail,
     evidence(ruleId: string, detail: FailureDetail): void {
       if (ruleId === r.id) fail(detail);
-      seen.push(evidenceOf(ruleById(ruleId), detail, redactor));
+      // Its replay, and under --keep-failing its widgets, as for a failure of the test's own.
+      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail), redactor));
     },
     check(condition: boolean, detail: () => FailureDetail): void {
       if (!condition) fail(detail());
