@@ -34,9 +34,17 @@ describe('replay', () => {
         expect(command).toContain('"${WIDGET_TOKEN}"');
       }
     }
+    // Every failed test carries the one command that reruns it, never npm test, never a token flag.
+    const failed = run.report!.rules.flatMap((r) => r.tests).filter((t) => t.outcome === 'fail');
+    for (const t of failed) {
+      expect(t.rerun, t.title).toMatch(/^npx widget-conformance --base-url \S+ --only \S+ --test .+ --seed -?\d+ --runs \d+/);
+      expect(t.rerun).not.toMatch(/--(second-)?token|npm test/);
+    }
+    for (const f of failures) expect(f.replay, f.message).toMatch(/^#!\/bin\/sh\n# export WIDGET_TOKEN/);
     const files = ['conformance.json', 'conformance.md', 'conformance.html', 'junit.xml', 'exchanges.har'].map((f) => readFileSync(join(run.reportDir, f), 'utf8'));
     const [, markdown, html] = files;
     expect(markdown).toContain('"${WIDGET_TOKEN}"');
+    expect(markdown).toContain('Rerun this test:');
     expect(html).toContain('<pre class="curl"');
     // The failure messages (the console's) come through vitest's reporter, on either stream.
     expect(run.stdout + run.stderr).toContain('"${WIDGET_TOKEN}"');
