@@ -59,5 +59,6 @@ export function onBrokenTest(run: RunContext, title: string, detail: FailureDeta
     if (id !== undefined && create) creates.set(id, create);
   }
   const replay = replayScript({ exchanges, creates, kept });
-  return replay === undefined ? detail : { ...detail, replay };
+  // Built from redacted recordings only; redacted once more as a whole, as every failure field is.
+  return replay === undefined ? detail : { ...detail, replay: run.http.redactor.text(replay) };
 }

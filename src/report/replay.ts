@@ -65,9 +65,18 @@ export function idsOf(exchanges: readonly Exchange[]): string[] {
   return [...ids];
 }
 
-/** An id for a `#` comment: JSON-quoted, every character outside printable ASCII escaped, at most 200 characters. */
-function commentId(id: string): string {
-  const shown = JSON.stringify(id.length > 200 ? `${id.slice(0, 200)}…` : id);
+/** The widget segment of a URL as recorded (percent-encoded, as the request sent it). */
+function segmentOf(url: string): string | undefined {
+  return WIDGET_SEGMENT.exec(pathOf(url))?.[1];
+}
+
+/**
+ * An id for a `#` comment, as the recorded URL spells it (percent-encoded: the form the curl
+ * command under it shows, and the one the recording was redacted in, never a decoding of it),
+ * JSON-quoted, anything outside printable ASCII escaped, at most 200 characters.
+ */
+function commentSegment(segment: string): string {
+  const shown = JSON.stringify(segment.length > 200 ? `${segment.slice(0, 200)}…` : segment);
   return shown.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -102,6 +111,12 @@ export function replayScript(input: ReplayInput): string | undefined {
   if (exchanges.length === 0) return undefined;
   const madeHere = new Set(exchanges.map(createdId).filter((id): id is string => id !== undefined));
   const named = [...new Set(exchanges.map((x) => idInUrl(x.request.url)).filter((id): id is string => id !== undefined && !madeHere.has(id)))];
+  const spelled = new Map(exchanges.flatMap((x) => {
+    const id = idInUrl(x.request.url);
+    const segment = segmentOf(x.request.url);
+    return id === undefined || segment === undefined ? [] : [[id, segment] as const];
+  }));
+  const commentId = (id: string): string => commentSegment(spelled.get(id) ?? '');
   const keptIds = named.filter((id) => kept.has(id));
   const recreate = named.filter((id) => !kept.has(id) && creates.has(id));
   const gone = named.filter((id) => !kept.has(id) && !creates.has(id));

@@ -58,7 +58,7 @@ async function scenario(keepFailing: boolean): Promise<{ kept: string; other: st
   // The failing test's exchanges: another account's retrieve of the run's widget, and one of the user's widget.
   const failing = await second.retrieve(kept);
   const theirs = await primary.retrieve(before.id);
-  const run = { settings: { keepFailing }, primary, second, ownership: worker, creates } as unknown as RunContext;
+  const run = { settings: { keepFailing }, primary, second, ownership: worker, creates, http: http[1] } as unknown as RunContext;
   const detail = onBrokenTest(run, 'ISO-2 the second account cannot retrieve the first account\'s widget', { expected: 'x', received: 'y', exchanges: [theirs.exchange, failing.exchange] });
   // The worker's per-file cleanup, then the runner's, from the journal and what the worker held.
   await deleteAllHeld([primary, second]);
