@@ -177,7 +177,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,
     description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json); the run is then partial" },
   { flag: '--keep-failing', env: 'WIDGET_KEEP_FAILING', kind: 'bool', key: 'keepFailing', default: false,
-    description: "Leave the widgets of failing tests in place (journalled, listed by id) so that their replays find them; `cleanup` deletes them later" },
+    description: "Leave the widgets of failing tests in place (journalled, listed by id) so that their replays find them; `cleanup` deletes them later (needs --base-url)" },
   { flag: '--write-baseline', env: 'WIDGET_WRITE_BASELINE', kind: 'string', key: 'writeBaseline', arg: 'file', defaultText: 'none',
     description: 'After the run, write the rules that failed (and, with --strict, warned) to this file in the format --baseline reads, one commented line each' },
   { flag: '--baseline', env: 'WIDGET_BASELINE', kind: 'string', key: 'baseline', arg: 'file', defaultText: 'none',
@@ -542,6 +542,10 @@ function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['key'], s
           'or drop the token (the embedded reference server uses its own tokens)',
       );
     }
+  }
+  // The embedded reference server stops with the run: nothing would be left for a replay to find.
+  if (c.keepFailing && c.baseUrl === undefined) {
+    throw new ConfigError(`${from('keepFailing')} needs --base-url: the embedded reference server stops with the run, and its widgets with it`);
   }
   if (c.secondToken !== undefined && c.secondToken === c.token) {
     throw new ConfigError(`${from('secondToken')} must differ from ${from('token')}: isolation checks need two accounts`);

@@ -207,9 +207,14 @@ describe('flags', () => {
   });
 
   it('reads the loop options from the environment, except --last-failed, which is a flag of one invocation', () => {
-    const c = resolve([], { WIDGET_TEST: '/^ISO-2 /', WIDGET_KEEP_FAILING: 'yes', WIDGET_WRITE_BASELINE: 'b.txt' });
+    const c = resolve(TARGET, { WIDGET_TEST: '/^ISO-2 /', WIDGET_KEEP_FAILING: 'yes', WIDGET_WRITE_BASELINE: 'b.txt' });
     expect(c).toMatchObject({ testName: '/^ISO-2 /', keepFailing: true, writeBaseline: 'b.txt', lastFailed: false });
     expect(errorOf(() => resolve(['--last-failed=true']))).toContain('--last-failed');
+  });
+
+  it('refuses --keep-failing without a base URL: the embedded server stops with the run', () => {
+    expect(errorOf(() => resolve(['--keep-failing']))).toBe('--keep-failing needs --base-url: the embedded reference server stops with the run, and its widgets with it');
+    expect(resolve([...TARGET, '--keep-failing']).keepFailing).toBe(true);
   });
 
   it('removes a trailing slash from the base URL', () => {
