@@ -330,7 +330,9 @@ function exitCodeAfter(run: Run, findings: Findings, written: { problems: string
   for (const l of written.leaks) process.stderr.write(`widget-conformance: suite error: ${displayPath(l.file, run.options.directory)} would hold a credential (line ${l.line}); it was not written. Please report this bug of the suite\n`);
   if (written.leaks.length > 0 && run.interrupt.exitCode === undefined) return 3;
   const { exitCode, judgedNothing, rejected } = findings;
-  if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (every selected rule was skipped; the reports give each reason), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
+  // No test at all: a --test filter (or --only RULE.text) that matched no title.
+  const why = findings.outcomes.tests.length === 0 ? 'no test matched --only / --test / --last-failed' : 'every selected rule was skipped; the reports give each reason';
+  if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (${why}), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
   if (rejected && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
   return exitCode;
 }
