@@ -45,7 +45,15 @@ export interface SuiteConfig {
   propertyBudgetMs: number;
   listSettleMs: number;
   only?: string;
+  /** --test: a test-name filter below --only (a substring of the title, or /regex/). */
+  testName?: string;
+  /** --last-failed: run the rules and tests that failed or warned in the report directory's previous run. */
+  lastFailed: boolean;
+  /** --keep-failing: leave the widgets of failing tests in place (journalled) for their replays. */
+  keepFailing: boolean;
   baseline?: string;
+  /** --write-baseline: after the run, write the failed (and under --strict, warned) rules to this file in --baseline's format. */
+  writeBaseline?: string;
   failOn?: string;
   fileOrder?: string;
   implementation?: string;
@@ -168,6 +176,14 @@ export const OPTIONS: readonly OptionDef[] = [
     description: 'Accept a list that shows a created widget, or stops showing a deleted one, within this many milliseconds (0: lists are judged at once); every report states the window' },
   { flag: '--only', env: 'WIDGET_ONLY', kind: 'string', key: 'only', arg: 'ids', defaultText: 'every rule',
     description: 'Rule ids or families to run, comma-separated (e.g. AUTH,PAGE-3)' },
+  { flag: '--test', env: 'WIDGET_TEST', kind: 'string', key: 'testName', arg: 'text', defaultText: 'every test',
+    description: 'Run only the tests whose names contain this text, or match /regex/flags (below --only, as vitest -t; --only RULE.text does both); the run is then partial' },
+  { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,
+    description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json); the run is then partial" },
+  { flag: '--keep-failing', env: 'WIDGET_KEEP_FAILING', kind: 'bool', key: 'keepFailing', default: false,
+    description: "Leave the widgets of failing tests in place (journalled, listed by id) so that their replays find them; `cleanup` deletes them later (needs --base-url)" },
+  { flag: '--write-baseline', env: 'WIDGET_WRITE_BASELINE', kind: 'string', key: 'writeBaseline', arg: 'file', defaultText: 'none',
+    description: 'After the run, write the rules that failed (and, with --strict, warned) to this file in the format --baseline reads, one commented line each' },
   { flag: '--baseline', env: 'WIDGET_BASELINE', kind: 'string', key: 'baseline', arg: 'file', defaultText: 'none',
     description: 'File of rule ids known to fail: reported as expected failures, they do not fail the run' },
   { flag: '--fail-on', env: 'WIDGET_FAIL_ON', kind: 'string', key: 'failOn', arg: 'level', defaultText: 'must',
@@ -531,6 +547,10 @@ function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['key'], s
           'or drop the token (the embedded reference server uses its own tokens)',
       );
     }
+  }
+  // The embedded reference server stops with the run: nothing would be left for a replay to find.
+  if (c.keepFailing && c.baseUrl === undefined) {
+    throw new ConfigError(`${from('keepFailing')} needs --base-url: the embedded reference server stops with the run, and its widgets with it`);
   }
   if (c.secondToken !== undefined && c.secondToken === c.token) {
     throw new ConfigError(`${from('secondToken')} must differ from ${from('token')}: isolation checks need two accounts`);

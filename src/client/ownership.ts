@@ -31,6 +31,11 @@ export interface Claim {
   gone?: boolean;
   /** Why it could not be deleted, when an attempt failed. */
   problem?: string;
+  /**
+   * Left in place on purpose (--keep-failing: a failing test's widget, kept so its replay finds
+   * it): never deleted by the run, still journalled, so `cleanup` deletes it later under the usual proof.
+   */
+  kept?: string;
   /** How many creates in this account answered with this id: more than one means ids repeat (CRUD-3). */
   creates: number;
   /**

@@ -105,6 +105,8 @@ async function settle(api: WidgetApi, id: string, what: string, listedMarked: bo
 export async function deleteHeld(api: WidgetApi, id: string, listedMarked = false): Promise<HeldOutcome> {
   const { ownership, account } = api;
   if (ownership.get(account, id)?.problem?.startsWith('never sent')) return 'left';
+  // Kept by --keep-failing: left for the user's replay, and for `cleanup` later.
+  if (ownership.get(account, id)?.kept !== undefined) return 'left';
   try {
     let res;
     try {
@@ -177,6 +179,8 @@ export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResu
     for (const [id, widget] of walk.widgets) {
       const claim = ownership.get(account, id);
       if (ownership.isOurs(widget) && idOf(widget) === id) {
+        // Kept by --keep-failing: listed on purpose, and reported as kept, not as found.
+        if (claim?.kept !== undefined) continue;
         if (claim) held.push(id);
         // A marker in a list is the server's word only: a lost create's widget, or a lie about the user's.
         else result.unjournalled.push(id);
@@ -234,6 +238,7 @@ export function leftovers(ownership: Ownership): Leftover[] {
     account: c.account,
     id: c.id,
     reason:
+      c.kept ??
       c.problem ??
       (c.deleted
         ? 'a delete answered 2xx, but no retrieve since answered 404 or 410: not proven gone'

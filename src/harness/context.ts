@@ -20,6 +20,7 @@ import { settings, type SuiteSettings } from './settings.ts';
 import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
+import { CreateLog } from './failing-widgets.ts';
 
 export interface RunContext {
   /** Unique per worker: names the worker's stats file. */
@@ -36,6 +37,8 @@ export interface RunContext {
   readonly ownership: Ownership;
   /** What every answer showed of the choices the spec leaves open (report/profile-facts.ts): recorded, never judged. */
   readonly profile: ProfileTally;
+  /** The creates this worker sent, by the id each answered: what a failure's replay recreates (failing-widgets.ts). */
+  readonly creates: CreateLog;
 }
 
 const KEY = Symbol.for('widget-conformance.run-context');
@@ -72,13 +75,17 @@ export function runContext(): RunContext {
     http.giveUp(message, TokenRejectedError);
   };
   const profile = new ProfileTally();
+  const creates = new CreateLog();
   const hooks = {
     beforeCreate,
     onTokenRejected,
     write: <T>(send: () => Promise<T>) => gate.write(send),
     // One worker runs every suite file (run-vitest.ts), so this gate holds back every write of the run.
     quiet: <T>(run: () => Promise<T>) => gate.quiet(run),
-    observe: (o: Parameters<ProfileTally['observe']>[0]) => profile.observe(o),
+    observe: (o: Parameters<ProfileTally['observe']>[0]) => {
+      if (o.op === 'create') creates.record(o.exchange);
+      profile.observe(o);
+    },
     unsent: (u: Parameters<ProfileTally['unsent']>[0]) => profile.unsent(u),
   };
   // The journal's inventory and contradictions so far (the runner took the inventory before any worker started).
@@ -95,7 +102,7 @@ export function runContext(): RunContext {
     });
   const primary = new WidgetApi(http, source(s.token, s.tokenCommand, '--token-command', 'primary'), 'primary', ownership, hooks, peers);
   const second = s.secondToken ? new WidgetApi(http, source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second'), 'second', ownership, hooks, peers) : undefined;
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile };
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, creates };
   holder[KEY] = ctx;
   return ctx;
 }

@@ -22,6 +22,8 @@ export interface FailureDetail {
    * fails, this is a failure of the rule as usual.
    */
   readonly explainedBy?: readonly string[];
+  /** The failure's replay as a sh script (harness/failing-widgets.ts), added when the test ends with it. */
+  readonly replay?: string;
 }
 
 /**
@@ -39,6 +41,8 @@ export interface Evidence {
   readonly received: string;
   readonly note?: string;
   readonly exchanges?: readonly Exchange[];
+  /** The replay script of the exchanges (failing-widgets.ts). */
+  readonly replay?: string;
 }
 
 /** The evidence record of a violation of `rule` seen elsewhere. */
@@ -50,6 +54,7 @@ export function evidenceOf(rule: Rule, detail: FailureDetail, redactor: Redactor
     received: detail.received,
     ...(detail.note === undefined ? {} : { note: detail.note }),
     ...(detail.exchanges ? { exchanges: detail.exchanges } : {}),
+    ...(detail.replay === undefined ? {} : { replay: detail.replay }),
   };
 }
 

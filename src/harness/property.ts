@@ -10,19 +10,28 @@ import { isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
 import { takeBodyDefect } from './property-refusals.ts';
 import type { RuleContext } from './rule.ts';
+import { rerunCommand } from '../report/rerun.ts';
 
 /** The seed of one property, derived from the run seed and the property's key. */
 export function propertySeed(runSeed: number, key: string): number {
   return createHash('sha256').update(`${runSeed}:${key}`).digest().readInt32LE(0);
 }
 
-/** The command that replays the rule with the same seed and runs. */
+/**
+ * The command that replays the rule with the same seed and runs: `npx widget-conformance`, which
+ * works in this checkout and in a project that installed the suite; the tokens come from
+ * WIDGET_TOKEN and WIDGET_SECOND_TOKEN, never from the command line (npm would echo them).
+ */
 export function replayCommand(t: RuleContext): string {
   const s = t.settings;
-  const target = s.targetLabel === 'embedded reference server'
-    ? ''
-    : ` --base-url ${s.baseUrl} --token "$WIDGET_TOKEN"${s.secondToken ? ' --second-token "$WIDGET_SECOND_TOKEN"' : ''}`;
-  return `npm test --${target} --only ${t.rule.id} --seed ${s.seed} --runs ${s.runs}`;
+  const embedded = s.targetLabel === 'embedded reference server';
+  return rerunCommand({
+    ...(embedded ? {} : { baseUrl: s.baseUrl }),
+    seed: s.seed,
+    runs: s.runs,
+    strict: s.strict,
+    withoutSecondToken: !embedded && s.secondToken === undefined,
+  }, [t.rule.id]);
 }
 
 /**

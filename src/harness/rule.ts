@@ -12,6 +12,7 @@ import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, evidenceOf, explainedByWhen, type Evidence, type FailureDetail } from './failure.ts';
 import type { SuiteSettings } from './settings.ts';
+import { onBrokenTest } from './failing-widgets.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
 export interface RuleContext {
@@ -77,7 +78,7 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       return ctx.skip(reason);
     };
     const seen: Evidence[] = [];
-    const t = makeContext(r, run, skip, ctx.annotate, seen);
+    const t = makeContext(r, run, skip, ctx.annotate, seen, `${id} ${title}`);
     try {
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
@@ -85,6 +86,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
+      // A failure gets its replay, and under --keep-failing its widgets stay (failing-widgets.ts).
+      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail);
       if (error instanceof UnprovenDeleteError) {
         // A delete the suite would not send because a retrieve never shows the widget as created
         // (its run marker altered) is CRUD-4's fault, recorded with the fields the retrieve changes.
@@ -124,7 +127,7 @@ function undeclared(r: Rule, error: InconclusiveError): Error | undefined {
   return new Error(`${r.id} ended inconclusive on ${stray.join(', ')}, which src/rules.ts does not declare among its requirements: a problem of the suite (please report it). ${error.message}`);
 }
 
-function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[]): RuleContext {
+function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[], title: string): RuleContext {
   const { settings: s, primary: api, second } = run;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
@@ -143,7 +146,8 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
     fail,
     evidence(ruleId: string, detail: FailureDetail): void {
       if (ruleId === r.id) fail(detail);
-      seen.push(evidenceOf(ruleById(ruleId), detail, redactor));
+      // Its replay, and under --keep-failing its widgets, as for a failure of the test's own.
+      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail), redactor));
     },
     check(condition: boolean, detail: () => FailureDetail): void {
       if (!condition) fail(detail());

@@ -28,6 +28,8 @@ export interface RunInfo {
   readonly profile?: ProfileReport;
   /** Rules not run because the run had no second account (--without-second-token). */
   readonly notRun?: readonly string[];
+  /** How the run chose its tests (RunReport.selection); a test filter or --last-failed makes the run partial. */
+  readonly selection?: RunReport['selection'];
 }
 
 /** The base URL's host (with its port): the label of an implementation nobody named. */
@@ -59,7 +61,9 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     interfaceVersion: INTERFACE_VERSION,
     catalogue: { hash: catalogueHash(RULES), rules: RULES.length },
     implementation: info.implementation ?? hostOf(info.baseUrl),
-    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)) || (info.notRun?.length ?? 0) > 0,
+    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)) || (info.notRun?.length ?? 0) > 0
+      || (info.selection?.test?.length ?? 0) > 0 || info.selection?.lastFailed === true,
+    ...(info.selection ? { selection: info.selection } : {}),
     ...(info.notRun?.length ? { notRun: info.notRun } : {}),
     target: info.target,
     baseUrl: info.baseUrl,
@@ -110,6 +114,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
         ...(t.warnings.length ? { warnings: t.warnings } : {}),
         ...(t.skipReason ? { skipReason: t.skipReason } : {}),
         ...(t.runs ? { runs: t.runs } : {}),
+        ...(t.rerun ? { rerun: t.rerun } : {}),
       })),
     })),
     rootCauses: causes.groups,

@@ -172,12 +172,14 @@ function failureDetail(f: FailureReport, showExchanges: boolean): string {
     const body = `<div class="exchanges">${xs.map((x, i) => `<div>${exchange(x)}${replay(f.curl?.[i])}</div>`).join('')}</div>`;
     parts.push(showExchanges ? body : `<details class="more"><summary>The ${xs.length === 1 ? 'exchange' : `${xs.length} exchanges`}</summary>${body}</details>`);
   }
+  if (f.replay !== undefined) parts.push(`<details class="more replay"><summary>Replay script (sh): recreates what the failing request needs</summary><pre class="curl">${escapeHtml(f.replay)}</pre></details>`);
   return parts.join('');
 }
 
 /** One test of a rule; only the first failure of a rule shows its exchanges open, the rest fold them. */
 function testDetail(t: TestReport, first: boolean): string {
   const parts = [`<div class="test"><div class="test-title">${escapeHtml(t.title)}<span class="where">${OUTCOME_LABEL[t.outcome]} · ${t.durationMs} ms${t.runs ? ` · runs ${escapeHtml(t.runs)}` : ''}</span></div>`];
+  if (t.rerun !== undefined) parts.push(`<pre class="curl rerun" title="rerun this test: export WIDGET_TOKEN (and WIDGET_SECOND_TOKEN) first">${escapeHtml(t.rerun)}</pre>`);
   for (const [i, f] of (t.failures ?? []).entries()) parts.push(failureDetail(f, first && i === 0));
   for (const e of t.errors ?? []) parts.push(`<pre class="message">${escapeHtml(e)}</pre>`);
   for (const w of t.warnings ?? []) parts.push(`<pre class="message">${escapeHtml(w)}</pre>`);

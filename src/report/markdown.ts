@@ -38,17 +38,23 @@ function firstFailure(rule: RuleReport): string {
 /** Each failing test's replay commands, folded: a summary must stay short. */
 function replays(report: RunReport): string[] {
   const out: string[] = [];
-  for (const r of report.rules.filter((x) => x.outcome === 'fail')) {
+  for (const r of report.rules.filter((x) => x.outcome === 'fail' || x.outcome === 'warn')) {
     for (const t of r.tests) {
       const commands = (t.failures ?? []).flatMap((f) => f.curl ?? []);
-      if (commands.length === 0) continue;
+      const scripts = (t.failures ?? []).flatMap((f) => (f.replay === undefined ? [] : [f.replay]));
+      if (commands.length === 0 && t.rerun === undefined) continue;
       // Inside an HTML block Markdown escapes do not apply: HTML entities do.
       const title = visibleChars(t.title).replace(/\s+/g, ' ').slice(0, 160).replace(/[&<>"@#]/g, (c) => `&#${c.charCodeAt(0)};`);
-      out.push('', `<details><summary>${title} (${commands.length} request${commands.length === 1 ? '' : 's'})</summary>`, '', codeBlock(commands.join('\n\n'), 'sh'), '', '</details>');
+      out.push('', `<details><summary>${title} (${commands.length} request${commands.length === 1 ? '' : 's'})</summary>`, '');
+      if (t.rerun !== undefined) out.push('Rerun this test:', '', codeBlock(t.rerun, 'sh'), '');
+      // The script recreates what the failing request needs; without one, the requests alone.
+      if (scripts.length > 0) out.push('Replay (save as a file, run with `sh`):', '', codeBlock(scripts.join('\n'), 'sh'), '');
+      else if (commands.length > 0) out.push(codeBlock(commands.join('\n\n'), 'sh'), '');
+      out.push('</details>');
     }
   }
   if (out.length === 0) return [];
-  return ['', '### Replay', '', 'Each failing request as a curl command; the commands read the tokens from the environment: `export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=…` first.', ...out];
+  return ['', '### Replay', '', 'Each failing test with the command that reruns it and a replay of its requests; both read the tokens from the environment: `export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=…` first.', ...out];
 }
 
 /** Renders the report as Markdown. */

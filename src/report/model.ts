@@ -45,6 +45,8 @@ export interface TestOutcome {
    * Evidence): the title of the test that saw it. The rule fails (or warns) with it.
    */
   readonly seenBy?: string;
+  /** Failed or warned tests: one command that reruns exactly this test, tokens from the environment (report/rerun.ts). */
+  readonly rerun?: string;
   readonly durationMs: number;
 }
 
@@ -77,6 +79,8 @@ export interface FailureReport {
   readonly exchanges?: readonly Exchange[];
   /** One POSIX sh command per exchange, in the same order, that sends its request again (report/curl.ts). */
   readonly curl?: readonly string[];
+  /** A POSIX sh script that replays the exchanges in order, recreating what the failing request needs first (report/replay.ts). */
+  readonly replay?: string;
 }
 
 export interface TestReport {
@@ -95,6 +99,8 @@ export interface TestReport {
   readonly dependsOn?: readonly string[];
   /** Evidence seen by a test of another rule: that test's title (TestOutcome.seenBy). */
   readonly seenBy?: string;
+  /** Failed or warned tests: the command that reruns exactly this test (TestOutcome.rerun). */
+  readonly rerun?: string;
 }
 
 /** Why a rule is inconclusive: what it depends on and which of those failed (report/root-causes.ts). */
@@ -148,6 +154,13 @@ export interface RunReport {
   readonly implementation: string;
   /** Not every rule of the catalogue was run (--only): absent rules were not checked, not passed. */
   readonly partial: boolean;
+  /** How the run chose its tests, when it did not run them all: --only, --test, --last-failed. A run with a test filter is partial. */
+  readonly selection?: {
+    readonly only?: readonly string[];
+    readonly test?: readonly string[];
+    /** --last-failed: the run chose the rules and tests that broke in the previous run. */
+    readonly lastFailed?: boolean;
+  };
   /** Rules not run because the run had no second account (--without-second-token): the verdict is then at best partial. */
   readonly notRun?: readonly string[];
   /** "embedded reference server" or the base URL. */
@@ -199,14 +212,20 @@ export interface CleanupReport {
   readonly problems: readonly string[];
   /** Ids not deleted, by account, with the reason. */
   readonly leftovers: ReadonlyArray<{ readonly account: string; readonly id: string; readonly reason: string }>;
+  /** Widgets of failing tests left in place on purpose (--keep-failing), journalled for `cleanup`. */
+  readonly kept?: ReadonlyArray<{ readonly account: string; readonly id: string; readonly reason: string }>;
   /** True only when nothing is left and every account was walked to the end without a marker. */
   readonly verified: boolean;
 }
 
 /** The one-line account of a cleanup, for every report format. */
 export function cleanupHeadline(cleanup: CleanupReport): string {
+  const kept = cleanup.kept ?? [];
+  const keptText = `${kept.length} widget(s) of failing tests kept in place (--keep-failing) for \`widget-conformance cleanup\` to delete later: ${kept.map((l) => `${l.account} ${JSON.stringify(l.id)}`).join(', ')}`;
+  if (kept.length > 0 && cleanup.leftovers.length === 0 && cleanup.problems.length === 0) return `KEPT: ${keptText}`;
   if (cleanup.verified) return `nothing left behind${cleanup.deleted ? ` (cleanup deleted ${cleanup.deleted} widget(s) at the end)` : ''}`;
   const parts = [...cleanup.problems];
+  if (kept.length) parts.push(keptText);
   if (cleanup.leftovers.length) parts.push(`${cleanup.leftovers.length} id(s) held and not deleted: ${cleanup.leftovers.map((l) => `${l.account} ${JSON.stringify(l.id)}`).join(', ')}`);
   return `NOT VERIFIED: ${parts.join('; ')}`;
 }

@@ -41,5 +41,6 @@ export function sanitizeCleanup(cleanup: CleanupReport, clean: Clean): CleanupRe
     ...cleanup,
     problems: cleanup.problems.map(clean),
     leftovers: cleanup.leftovers.map((l) => ({ ...l, id: clean(l.id), reason: clean(l.reason) })),
+    ...(cleanup.kept ? { kept: cleanup.kept.map((l) => ({ ...l, id: clean(l.id), reason: clean(l.reason) })) } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startReferenceServer, startServer } from '../../src/reference/server.ts';
+import { readBaseline } from '../../src/cli/run/baseline.ts';
 import { CRUD_FAULTS } from '../servers/faults/index.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { TOKENS } from '../servers/support.ts';
@@ -48,11 +49,15 @@ describe.concurrent('the gate', () => {
     expect(html).toMatch(/<title>Widget Service conformance: Not conformant/);
   });
 
-  test('a failure not in the baseline fails the run; a baseline rule that passes is reported for removal', async () => {
-    const run = await runAgainst(BREAKS_CRUD_4.make(), [...ONLY, '--baseline', baselineFile('AUTH-1\n')]);
+  test('a failure not in the baseline fails the run; a baseline rule that passes is reported for removal; --write-baseline writes the failed rules as --baseline reads them', async () => {
+    const written = join(mkdtempSync(join(tmpdir(), 'wcs-write-baseline-')), 'next.txt');
+    const run = await runAgainst(BREAKS_CRUD_4.make(), [...ONLY, '--baseline', baselineFile('AUTH-1\n'), '--write-baseline', written]);
     expect(run.exitCode, explain(run)).toBe(1);
     expect(run.report?.baseline?.nowPassing).toEqual(['AUTH-1']);
     expect(run.stdout).toContain('Baseline rules that now pass');
+    // The failed rules, and nothing that passed: AUTH-1 leaves the baseline.
+    expect([...readBaseline(written)]).toEqual(['CRUD-4']);
+    expect(readFileSync(written, 'utf8')).toMatch(/^# CRUD-4 \(MUST\) .+\n#   first failing test: CRUD-4 .+\nCRUD-4$/m);
   });
 
   test('--fail-on should turns a SHOULD violation into a failure; --fail-on must keeps it a warning', async () => {
@@ -67,10 +72,13 @@ describe.concurrent('the gate', () => {
   });
 
   test('an unreadable baseline or an unknown rule id in it is a one-line configuration error (exit 2)', async () => {
-    const [missing, unknown] = await Promise.all([
+    const [missing, unknown, directory] = await Promise.all([
       runAgainst(BREAKS_CRUD_4.make(), ['--baseline', '/nonexistent/known.txt']),
       runAgainst(BREAKS_CRUD_4.make(), ['--baseline', baselineFile('CRUD-4\nCRUD-99\n')]),
+      runAgainst(BREAKS_CRUD_4.make(), ['--write-baseline', tmpdir()]),
     ]);
+    expect(directory.exitCode).toBe(2);
+    expect(directory.stderr.trim().split('\n')).toEqual([`widget-conformance: --write-baseline: ${tmpdir()} is a directory; give the path of a regular file (it is overwritten) or of a new one`]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.trim().split('\n')).toEqual(['widget-conformance: --baseline: cannot read /nonexistent/known.txt (ENOENT)']);
     expect(unknown.exitCode).toBe(2);

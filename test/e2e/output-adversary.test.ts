@@ -25,6 +25,8 @@ import { PROJECT_ROOT } from '../../src/paths.ts';
 import { renderBadge } from '../../src/report/badge.ts';
 import { CONSOLE_UNSAFE } from '../../src/report/console.ts';
 import { curlCommand } from '../../src/report/curl.ts';
+import { replayScript } from '../../src/report/replay.ts';
+import { rerunCommand } from '../../src/report/rerun.ts';
 import { renderHar } from '../../src/report/har.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { renderJson } from '../../src/report/json.ts';
@@ -110,13 +112,13 @@ function outputs({ secret, texts }: Model): { redactor: Redactor; files: Record<
   const redactor = new Redactor([secret]);
   const exchanges = [recorded(redactor, secret, t(0))];
   const failure = new ConformanceFailure(ruleById('CRUD-1'), { expected: `status 201 ${t(1)}`, received: `${t(2)} ${secret}`, note: t(3), exchanges }, redactor);
-  const report: FailureReport = { message: failure.message, expected: failure.detail.expected, received: failure.detail.received, ...(failure.detail.note ? { note: failure.detail.note } : {}), exchanges, curl: exchanges.map(curlCommand) };
-  const failed: TestOutcome = { rule: 'CRUD-1', title: 'CRUD-1 a created widget is returned', file: 'suites/crud.test.ts', outcome: 'fail', messages: [failure.message], failures: [report], warnings: [], durationMs: 5 };
+  const report: FailureReport = { message: failure.message, expected: failure.detail.expected, received: failure.detail.received, ...(failure.detail.note ? { note: failure.detail.note } : {}), exchanges, curl: exchanges.map((x) => curlCommand(x)), replay: replayScript({ exchanges, creates: new Map(), kept: new Set() })! };
+  const failed: TestOutcome = { rule: 'CRUD-1', title: 'CRUD-1 a created widget is returned', file: 'suites/crud.test.ts', outcome: 'fail', messages: [failure.message], failures: [report], warnings: [], durationMs: 5, rerun: rerunCommand({ baseUrl: BASE_URL, seed: 1, runs: 50, strict: false, withoutSecondToken: false }, ['CRUD-1'], 'a created widget is returned') };
   const errored: TestOutcome = { rule: 'CRUD-2', title: 'CRUD-2 a test', file: 'suites/crud.test.ts', outcome: 'error', messages: [`TransportError: ${t(4)} ${secret}`], failures: [], warnings: [], durationMs: 5 };
   const raw: RunOutcomes = outcomesOf([failed, errored], [`unhandled: ${t(5)}`]);
   const clean = (s: string): string => redactor.text(s);
   const outcomes = sanitizeOutcomes(raw, clean);
-  const cleanup = sanitizeCleanup({ deleted: 0, problems: [t(6)], leftovers: [{ account: 'primary', id: `${t(7)}${secret}`, reason: t(6) }], verified: false }, clean);
+  const cleanup = sanitizeCleanup({ deleted: 0, problems: [t(6)], leftovers: [{ account: 'primary', id: `${t(7)}${secret}`, reason: t(6) }], kept: [{ account: 'second', id: `${t(8)}${secret}`, reason: t(9) }], verified: false }, clean);
   const built = reportOf(outcomes, { cleanup, exitCode: 1, baseUrl: BASE_URL, target: BASE_URL });
   const files: Record<FileName, string> = {
     'conformance.json': renderJson(built),

@@ -165,6 +165,10 @@ describe('flags', () => {
       '--property-budget', '5',
       '--list-settle-ms', '300',
       '--only', 'AUTH,PAGE-3',
+      '--test', 'unknown ids',
+      '--last-failed',
+      '--keep-failing',
+      '--write-baseline', 'new-baseline.txt',
       '--baseline', 'known.txt',
       '--fail-on', 'should',
       '--file-order', 'reverse',
@@ -192,6 +196,10 @@ describe('flags', () => {
       propertyBudgetMs: 5,
       listSettleMs: 300,
       only: 'AUTH,PAGE-3',
+      testName: 'unknown ids',
+      lastFailed: true,
+      keepFailing: true,
+      writeBaseline: 'new-baseline.txt',
       baseline: 'known.txt',
       failOn: 'should',
       fileOrder: 'reverse',
@@ -199,6 +207,17 @@ describe('flags', () => {
       list: false,
       help: false,
     });
+  });
+
+  it('reads the loop options from the environment, except --last-failed, which is a flag of one invocation', () => {
+    const c = resolve(TARGET, { WIDGET_TEST: '/^ISO-2 /', WIDGET_KEEP_FAILING: 'yes', WIDGET_WRITE_BASELINE: 'b.txt' });
+    expect(c).toMatchObject({ testName: '/^ISO-2 /', keepFailing: true, writeBaseline: 'b.txt', lastFailed: false });
+    expect(errorOf(() => resolve(['--last-failed=true']))).toContain('--last-failed');
+  });
+
+  it('refuses --keep-failing without a base URL: the embedded server stops with the run', () => {
+    expect(errorOf(() => resolve(['--keep-failing']))).toBe('--keep-failing needs --base-url: the embedded reference server stops with the run, and its widgets with it');
+    expect(resolve([...TARGET, '--keep-failing']).keepFailing).toBe(true);
   });
 
   it('removes a trailing slash from the base URL', () => {

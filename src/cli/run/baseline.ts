@@ -3,7 +3,7 @@
  * server is fully conformant. One id per line; `#` starts a comment. A JSON array of ids is
  * read too.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../../config.ts';
 import { RULES } from '../../rules.ts';
 
@@ -11,8 +11,11 @@ import { RULES } from '../../rules.ts';
 export function readBaseline(file: string): ReadonlySet<string> {
   let text: string;
   try {
+    // A FIFO or a device would block the read or never end: only a regular file is a baseline.
+    if (!statSync(file).isFile()) throw new ConfigError(`--baseline: ${file} is not a regular file`);
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(`--baseline: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   let entries: string[];

@@ -21,6 +21,8 @@ export interface CleanupOutcome {
   readonly deleted: number;
   /** Ids the run could not delete or could not prove its own, with the reason. */
   readonly leftovers: readonly Leftover[];
+  /** Widgets of failing tests left in place on purpose (--keep-failing), still journalled for `cleanup`. */
+  readonly kept?: readonly Leftover[];
   /** What could not be verified: walks that did not reach the end of a list, creates whose answer was lost, marked ids no create answered. */
   readonly problems: readonly string[];
   /** True only when every journalled id is proven gone, no create was lost, and every account was walked to the end without a marker. */
@@ -43,6 +45,7 @@ export async function finalCleanup(
     if (!byName.has(c.account)) continue;
     const claim = ownership.get(c.account, c.id) ?? ownership.claim(c.account, c.id);
     if (c.problem) claim.problem = c.problem;
+    if (c.kept !== undefined) claim.kept = c.kept;
   }
   const before = ownership.outstanding().length;
   await deleteAllHeld(accounts);
@@ -57,7 +60,10 @@ export async function finalCleanup(
     const foundNothing = sweeps.every((s) => s.found === 0);
     if (pass >= options.minSweeps && foundNothing) break;
   }
-  const left = leftovers(ownership);
+  const all = leftovers(ownership);
+  const keptIds = new Set(ownership.outstanding().filter((c) => c.kept !== undefined).map((c) => `${c.account}\u0000${c.id}`));
+  const left = all.filter((l) => !keptIds.has(`${l.account}\u0000${l.id}`));
+  const kept = all.filter((l) => keptIds.has(`${l.account}\u0000${l.id}`));
   const problems = sweeps.flatMap((s) => s.problems.map((p) => `${s.account} account: ${p}`));
   for (const s of sweeps.filter((x) => x.found > 0)) {
     problems.push(`${s.account} account: the last walk still showed ${s.found} widget(s) with the run marker after ${MAX_SWEEPS} sweeps`);
@@ -68,8 +74,9 @@ export async function finalCleanup(
   if (lost.length > 0) problems.push(describeLost(lost));
   // A line of the journal that could not be read may hold an id of the run: nothing can be called verified.
   for (const t of options.torn ?? []) problems.push(`line ${t.line} of the run's journal could not be read (${t.why}): an id of the run may be in it`);
-  const verified = (options.torn ?? []).length === 0 && left.length === 0 && ownership.allClaims().filter((c) => c.gone !== true).length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
-  return { deleted, leftovers: left, problems, verified };
+  // Kept widgets are left behind on purpose: the run then never says "nothing left behind".
+  const verified = (options.torn ?? []).length === 0 && left.length === 0 && kept.length === 0 && ownership.allClaims().filter((c) => c.gone !== true).length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
+  return { deleted, leftovers: left, problems, verified, ...(kept.length > 0 ? { kept } : {}) };
 }
 
 /** Names of lost creates shown, at most this many (every id is always shown: ids are what the user needs). */
@@ -107,13 +114,24 @@ function describeLostOnly(lost: readonly LostCreate[]): string {
   return `${lost.length} create(s) lost their answer (${where}): their widgets, if any were made, cannot be found safely${tags.length ? `; they were named ${tags.map((t) => JSON.stringify(t)).join(', ')}` : ''}`;
 }
 
+/** The line naming the widgets --keep-failing left in place, and how to delete them later. */
+export function describeKept(kept: readonly Leftover[], journal?: string): string {
+  const where = journal === undefined ? 'the run\'s journal in the report directory' : `the run's journal (${journal})`;
+  return `KEPT (--keep-failing): ${kept.length} widget(s) of failing tests left in place for their replays: ${kept.map((k) => `${k.account} account ${JSON.stringify(k.id)}`).join(', ')}; \`npx widget-conformance cleanup --base-url …\` (in this checkout: npm run cleanup -- --base-url …; tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes them, with the same proof, from ${where}`;
+}
+
 /** The console's cleanup line; `journal` names the run's journal file when it is kept for `cleanup`. */
 export function describeCleanup(outcome: CleanupOutcome, journal?: string): string {
+  const kept = outcome.kept ?? [];
+  if (kept.length > 0 && outcome.leftovers.length === 0 && outcome.problems.length === 0) {
+    return `${describeKept(kept, journal)}${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} other widget(s) at the end)` : ''}`;
+  }
   if (outcome.verified) return `nothing left behind${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}: every journalled widget proven gone (a retrieve answered 404 or 410 after its delete), and every account walked to the end shows no run marker`;
   const lines = [`NOT VERIFIED${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}:`];
   for (const p of outcome.problems) lines.push(`  ${p}`);
   if (outcome.leftovers.length) lines.push(`  ${outcome.leftovers.length} id(s) the run held and did not delete, each with the reason:`);
   for (const l of outcome.leftovers) lines.push(`    ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}`);
+  if (kept.length > 0) lines.push(`  ${describeKept(kept, journal)}`);
   const where = journal === undefined ? 'in the report directory' : `(${journal})`;
   if (outcome.problems.length || outcome.leftovers.length) lines.push(`  later, \`npm run cleanup -- --base-url …\` (tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes, with the same proof, what the run's journal ${where} holds, and nothing else`);
   return lines.join('\n');

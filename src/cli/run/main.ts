@@ -28,9 +28,12 @@ import { RULES, secondAccountRules } from '../../rules.ts';
 import { readCaFile } from '../shared/ca-file.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
-import { parseOnly } from '../shared/selection.ts';
+import type { Selection } from '../shared/selection.ts';
 import { withCommandTokens } from '../shared/token-commands.ts';
 import { readBaseline } from './baseline.ts';
+import { rerunSettings, withReruns } from './reruns.ts';
+import { selectionOf, selectionReport } from './run-selection.ts';
+import { checkBaselineTarget, writeBaseline } from './write-baseline.ts';
 import { cleanUpAfterTests, type RunToClean } from './cleanup-after-tests.ts';
 import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { describeCleanup, type CleanupOutcome } from './final-cleanup.ts';
@@ -65,6 +68,8 @@ interface Options {
   /** The .env file that was read, absolute; absent when there was none. */
   readonly envFile?: string;
   readonly only?: ReadonlySet<string>;
+  /** The tests chosen within the rules: --test, `--only RULE.text`, --last-failed. */
+  readonly selection?: Selection;
   readonly baseline?: ReadonlySet<string>;
   /** PEM text of --ca-file. */
   readonly ca?: string;
@@ -86,12 +91,14 @@ function loadOptions(): Options | undefined {
       printCatalogue();
       return undefined;
     }
-    const only = parseOnly(config.only);
+    const selection = selectionOf(config, directory);
+    const only = selection?.rules;
+    if (config.writeBaseline !== undefined) checkBaselineTarget(resolve(directory, config.writeBaseline), config.writeBaseline);
     const baseline = config.baseline === undefined ? undefined : readBaseline(resolve(directory, config.baseline));
     const ca = config.caFile === undefined ? undefined : readCaFile(resolve(directory, config.caFile), config.caFile);
     // resolveConfig has read it (or thrown) if it exists.
     const read = existsSync(envFile) ? { envFile } : {};
-    return { config, directory, ...read, ...(only ? { only } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
+    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
@@ -229,8 +236,10 @@ function settingsFor(run: Run): SuiteSettings {
 /** Announces the marker and the seed, then runs the tests (a second attempt included). */
 async function testOutcomes(run: Run): Promise<RunOutcomes> {
   process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-  const { only } = run.options;
-  return runTests({ settings: settingsFor(run), ...(only ? { only } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
+  const { only, selection } = run.options;
+  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
+  // Each failed or warned test gets the one command that reruns it (tokens from the environment).
+  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0));
 }
 
 /** What the cleanup needs of the run. */
@@ -293,6 +302,7 @@ function reportOf(run: Run, findings: Findings): RunReport {
       profile: runProfile(run.statsDir, config.listSettleMs),
       ...(options.baseline && config.baseline ? { baseline: { file: config.baseline, ids: options.baseline } } : {}),
       ...(run.notRun.length > 0 ? { notRun: run.notRun } : {}),
+      ...selectionReport(run.options.selection, config),
     },
     findings.outcomes,
   );
@@ -303,6 +313,13 @@ function publish(run: Run, findings: Findings): { problems: string[]; leaks: Lea
   const report = reportOf(run, findings);
   learnRenewedTokens(run.redactor, run.statsDir);
   const { files, problems, leaks } = writeReports(run.reportDir, report, run.redactor);
+  const { writeBaseline: baselineFile } = run.config;
+  if (baselineFile !== undefined) {
+    // After the reports, from the same report: the rules that failed (and under --strict, warned).
+    const problem = writeBaseline(resolve(run.options.directory, baselineFile), baselineFile, report);
+    if (problem === undefined) files.push(resolve(run.options.directory, baselineFile));
+    else problems.push(problem);
+  }
   // Nothing is left for `cleanup` to do: the journal has served.
   if (findings.cleanup.verified) rmSync(run.journalFile, { force: true });
   process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
@@ -317,7 +334,9 @@ function exitCodeAfter(run: Run, findings: Findings, written: { problems: string
   for (const l of written.leaks) process.stderr.write(`widget-conformance: suite error: ${displayPath(l.file, run.options.directory)} would hold a credential (line ${l.line}); it was not written. Please report this bug of the suite\n`);
   if (written.leaks.length > 0 && run.interrupt.exitCode === undefined) return 3;
   const { exitCode, judgedNothing, rejected, refused } = findings;
-  if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (every selected rule was skipped; the reports give each reason), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
+  // No test at all: a --test filter (or --only RULE.text) that matched no title.
+  const why = findings.outcomes.tests.length === 0 ? 'no test matched --only / --test / --last-failed' : 'every selected rule was skipped; the reports give each reason';
+  if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (${why}), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
   if (rejected && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
   else if (refused && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(refused))} (no verdict)\n`);
   return exitCode;

@@ -20,7 +20,8 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
     ...(typeof d.expected === 'string' ? { expected: d.expected } : {}),
     ...(typeof d.received === 'string' ? { received: d.received } : {}),
     ...(typeof d.note === 'string' ? { note: d.note } : {}),
-    ...(Array.isArray(d.exchanges) ? { exchanges: d.exchanges, curl: (d.exchanges as Exchange[]).map(curlCommand) } : {}),
+    ...(Array.isArray(d.exchanges) ? { exchanges: d.exchanges, curl: (d.exchanges as Exchange[]).map((x) => curlCommand(x)) } : {}),
+    ...(typeof (d as { replay?: unknown }).replay === 'string' ? { replay: (d as { replay: string }).replay } : {}),
   };
 }
 
@@ -99,6 +100,8 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
 export interface CollectOptions {
   /** The rules --only selected: other tests are not part of the run. */
   readonly only?: ReadonlySet<string>;
+  /** The test-name filters (--test, --last-failed): tests they leave out are not part of the run either. */
+  readonly titles?: (title: string) => boolean;
   /** The signal that stopped the run: tests skipped without a reason of their own never ran because of it. */
   readonly interruptedBy?: NodeJS.Signals | undefined;
 }
@@ -170,7 +173,7 @@ export function evidenceTests(seen: readonly Seen[]): TestOutcome[] {
 
 /** Collects the outcomes of a finished run. */
 export function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[], options: CollectOptions = {}): RunOutcomes {
-  const { only, interruptedBy } = options;
+  const { only, titles, interruptedBy } = options;
   const tests: TestOutcome[] = [];
   const seen: Seen[] = [];
   const suiteErrors: string[] = [];
@@ -180,6 +183,7 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
     for (const test of mod.children.allTests()) {
       // Tests --only left out are not skips: they are not part of this run.
       if (only && !only.has(test.meta().rule ?? '')) continue;
+      if (titles && !titles(test.name)) continue;
       const outcome = testOutcome(test, file, interruptedBy);
       tests.push(outcome);
       seen.push(...evidenceOf(test, outcome));

@@ -6,7 +6,7 @@
  */
 import type { SuiteSettings } from '../../harness/settings.ts';
 import { refusedBeyondBudget, tokenRejected } from '../../harness/worker-to-runner.ts';
-import { testNamePattern } from '../shared/selection.ts';
+import { narrowsTests, testNamePattern, titleSelected, type Selection } from '../shared/selection.ts';
 import type { Interrupt } from './interrupt.ts';
 import { collectOutcomes, type RunOutcomes } from './outcomes.ts';
 import { rulesToRecheck, withSecondAttempt } from './recheck.ts';
@@ -15,6 +15,8 @@ export interface TestRun {
   readonly settings: SuiteSettings;
   /** --only: the rules selected; every rule when absent. */
   readonly only?: ReadonlySet<string>;
+  /** --test, `--only RULE.text` and --last-failed: the tests selected within those rules. */
+  readonly selection?: Selection;
   readonly interrupt: Interrupt;
   /** The run's deadline (a Date.now() value): no second attempt starts past it. */
   readonly deadline: number;
@@ -38,12 +40,19 @@ export async function runTests(run: TestRun): Promise<RunOutcomes> {
 /** One vitest run over the selected rules' tests (all when `only` is absent), closed once its outcomes are read. */
 async function attempt(run: TestRun, only: ReadonlySet<string> | undefined): Promise<RunOutcomes> {
   const { runSuites } = await import('./run-vitest.ts');
+  // The test filters hold on the second attempt too: it reruns the selected tests of the rules that broke.
+  const selection: Selection = { ...(run.selection ?? {}), ...(only ? { rules: only } : {}) };
+  const narrowed = narrowsTests(selection);
   const vitest = await runSuites({
     settings: run.settings,
-    ...(only ? { testNamePattern: testNamePattern(only) } : {}),
+    ...(only || narrowed ? { testNamePattern: testNamePattern(selection) } : {}),
     onStart: (v) => run.interrupt.adopt(v),
   });
-  const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), { ...(only ? { only } : {}), interruptedBy: run.interrupt.signal });
+  const outcomes = collectOutcomes(vitest.state.getTestModules(), vitest.state.getUnhandledErrors(), {
+    ...(only ? { only } : {}),
+    ...(narrowed ? { titles: (title: string) => titleSelected(selection, title) } : {}),
+    interruptedBy: run.interrupt.signal,
+  });
   await vitest.close();
   return outcomes;
 }

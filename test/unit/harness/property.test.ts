@@ -112,6 +112,6 @@ describe('checkProperty', () => {
     });
     await expect(failing).rejects.toBeInstanceOf(ConformanceFailure);
     await expect(failing).rejects.toThrow(/fast-check: shard \d of \d failed at run \d+ of \d+; \d+ shrink\(s\); seed -?\d+, path \S+/);
-    await expect(failing).rejects.toThrow(`replay: npm test -- --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
+    await expect(failing).rejects.toThrow(`replay: npx widget-conformance --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
   });
 });
