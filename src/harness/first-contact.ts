@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { WidgetApi } from '../client/api.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { parseJsonBody } from '../http/parse.ts';
 import { foreignId } from './ids.ts';
 
 /** One answer as the tests judge it: already redacted (an Exchange always is). */
@@ -35,17 +36,63 @@ export interface FirstContact {
 
 const FILE = 'first-contact.json';
 
-const answer = (res: ApiResponse): FirstAnswer => ({
+/**
+ * One answer as the file keeps it: the body's text, never its parsed value. JSON.stringify
+ * recurses once per level of nesting, so a server's value nested 100,000 deep would end the run
+ * in a RangeError here; the text is a flat string of bounded length (the body cap), and parsing
+ * it again (readFirstContact: V8's JSON.parse does not recurse) gives the value the rules judge.
+ */
+interface StoredAnswer extends Omit<FirstAnswer, 'json'> {
+  /** The body as read; absent when it was not JSON (jsonError says why). */
+  readonly text?: string;
+}
+
+interface StoredContact {
+  readonly account: string;
+  readonly list: StoredAnswer;
+  readonly retrieve: StoredAnswer;
+  readonly remove?: StoredAnswer;
+}
+
+const stored = (res: Pick<ApiResponse, 'status' | 'text' | 'jsonError' | 'truncated' | 'exchange'>): StoredAnswer => ({
   status: res.status,
-  json: res.json,
-  ...(res.jsonError === undefined ? {} : { jsonError: res.jsonError }),
+  ...(res.jsonError === undefined ? { text: res.text } : { jsonError: res.jsonError }),
   ...(res.truncated ? { truncated: true as const } : {}),
   exchange: res.exchange,
 });
 
+/** An answer as the rules read it: the body parsed again from its text (only ever text that parsed when it arrived). */
+function answerOf(s: StoredAnswer): FirstAnswer {
+  const { text, ...rest } = s;
+  if (text === undefined) return { ...rest, json: undefined };
+  const { json, jsonError } = parseJsonBody(Buffer.from(text, 'utf8'));
+  return { ...rest, json, ...(jsonError === undefined ? {} : { jsonError }) };
+}
+
+/** The first-contact file's text for these answers: flat whatever the server sent (no parsed value is serialised). */
+export function firstContactText(contacts: ReadonlyArray<{ account: string; list: Pick<ApiResponse, 'status' | 'text' | 'jsonError' | 'truncated' | 'exchange'>; retrieve: Pick<ApiResponse, 'status' | 'text' | 'jsonError' | 'truncated' | 'exchange'>; remove?: Pick<ApiResponse, 'status' | 'text' | 'jsonError' | 'truncated' | 'exchange'> }>): string {
+  const records: StoredContact[] = contacts.map((c) => ({
+    account: c.account,
+    list: stored(c.list),
+    retrieve: stored(c.retrieve),
+    ...(c.remove ? { remove: stored(c.remove) } : {}),
+  }));
+  return JSON.stringify(records);
+}
+
+/** The answers a first-contact file's text holds, parsed as the rules read them. */
+export function parseFirstContact(text: string): FirstContact[] {
+  return (JSON.parse(text) as StoredContact[]).map((c) => ({
+    account: c.account,
+    list: answerOf(c.list),
+    retrieve: answerOf(c.retrieve),
+    ...(c.remove ? { remove: answerOf(c.remove) } : {}),
+  }));
+}
+
 /** Lists, retrieves and deletes a made-up id in each account (nothing the suite did not make up is touched), and records the answers in `dir`. */
 export async function recordFirstContact(accounts: readonly WidgetApi[], dir: string): Promise<void> {
-  const contacts: FirstContact[] = [];
+  const contacts: Parameters<typeof firstContactText>[0][number][] = [];
   for (const api of accounts) {
     // A bounded prefix of a page over the body cap, as the probe reads it: judged by the rules, never a reason to stop the run.
     const list = await api.list({ keepPrefix: true });
@@ -54,14 +101,14 @@ export async function recordFirstContact(accounts: readonly WidgetApi[], dir: st
     // The delete goes out only once the retrieve showed the made-up id absent (WidgetApi.remove's proof).
     const absent = retrieve.status >= 400 && retrieve.status < 500;
     if (absent) api.ownership.addMadeUp(id);
-    const remove = absent ? answer(await api.remove(id)) : undefined;
-    contacts.push({ account: api.account, list: answer(list), retrieve: answer(retrieve), ...(remove ? { remove } : {}) });
+    const remove = absent ? await api.remove(id) : undefined;
+    contacts.push({ account: api.account, list, retrieve, ...(remove ? { remove } : {}) });
   }
-  writeFileSync(join(dir, FILE), JSON.stringify(contacts));
+  writeFileSync(join(dir, FILE), firstContactText(contacts));
 }
 
 /** The first-contact answers of the run, or undefined when the runner recorded none. */
 export function readFirstContact(dir: string): FirstContact[] | undefined {
   const file = join(dir, FILE);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as FirstContact[]) : undefined;
+  return existsSync(file) ? parseFirstContact(readFileSync(file, 'utf8')) : undefined;
 }
