@@ -300,7 +300,7 @@ export class WidgetApi {
     }
     const verdict = deleteVerdict(facts);
     if (verdict.send) return;
-    throw new UnprovenDeleteError(`DELETE /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${verdict.reason}`, verdict.reason, verdict.broken);
+    throw new UnprovenDeleteError(`DELETE /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${verdict.reason}`, verdict.reason, verdict.broken, { id, account: this.account });
   }
 
   /**

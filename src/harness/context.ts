@@ -20,6 +20,7 @@ import { settings, type SuiteSettings } from './settings.ts';
 import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
+import { noteDeleteSent } from './prerequisites.ts';
 
 export interface RunContext {
   /** Unique per worker: names the worker's stats file. */
@@ -75,7 +76,11 @@ export function runContext(): RunContext {
     write: <T>(send: () => Promise<T>) => gate.write(send),
     // One worker runs every suite file (run-vitest.ts), so this gate holds back every write of the run.
     quiet: <T>(run: () => Promise<T>) => gate.quiet(run),
-    observe: (o: Parameters<ProfileTally['observe']>[0]) => profile.observe(o),
+    observe: (o: Parameters<ProfileTally['observe']>[0]) => {
+      profile.observe(o);
+      // Which ids a DELETE went out for: a widget no delete touched and its owner cannot retrieve is lost (CRUD-4).
+      noteDeleteSent(o);
+    },
     unsent: (u: Parameters<ProfileTally['unsent']>[0]) => profile.unsent(u),
   };
   // The journal's inventory and contradictions so far (the runner took the inventory before any worker started).

@@ -22,6 +22,14 @@ export interface FailureDetail {
    * fails, this is a failure of the rule as usual.
    */
   readonly explainedBy?: readonly string[];
+  /**
+   * Set on CRUD-4's failure when the owner's retrieve did not find a widget this run created in
+   * its account and sent no delete for (harness/prerequisites.ts requireRetrievable): the server
+   * loses, splits or hides widgets, so what any check saw at an id may not be the widget's state.
+   * The runner then voids the rules that declare CRUD-4 among their requirements, as a failed
+   * foundation rule does (cli/run/outcomes.ts voidOnFoundations).
+   */
+  readonly lost?: true;
 }
 
 /**
@@ -39,6 +47,8 @@ export interface Evidence {
   readonly received: string;
   readonly note?: string;
   readonly exchanges?: readonly Exchange[];
+  /** As FailureDetail.lost. */
+  readonly lost?: true;
 }
 
 /** The evidence record of a violation of `rule` seen elsewhere. */
@@ -50,6 +60,7 @@ export function evidenceOf(rule: Rule, detail: FailureDetail, redactor: Redactor
     received: detail.received,
     ...(detail.note === undefined ? {} : { note: detail.note }),
     ...(detail.exchanges ? { exchanges: detail.exchanges } : {}),
+    ...(detail.lost ? { lost: true as const } : {}),
   };
 }
 
