@@ -10,7 +10,7 @@ import type { WidgetApi } from '../client/api.ts';
 import { describePages, pagesWithNonStringIds, type WalkResult } from '../client/walk.ts';
 import { InconclusiveError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
-import { preview } from '../schema.ts';
+import { idText, preview } from '../schema.ts';
 import { describeDifferences, differingFields, sameId, type WidgetField } from './differ.ts';
 import type { FailureDetail } from './failure.ts';
 import { carriesMarker, tagsIn } from './marker.ts';
@@ -276,7 +276,7 @@ export async function requireKept(t: RuleContext, api: WidgetApi, id: string, re
   if ((res.status >= 200 && res.status < 300) || REFUSALS.has(res.status)) return;
   for (let i = 0; i < RETRIEVES_AGAIN; i += 1) {
     const again = await api.retrieve(id);
-    if (again.status >= 200 && again.status < 300 && carriesMarker(again.json, t.settings.marker)) {
+    if (again.status >= 200 && again.status < 300 && idText((again.json as { id?: unknown } | undefined)?.id) === id && carriesMarker(again.json, t.settings.marker)) {
       dependsOn(t, 'CRUD-4', {
         ...lostDetail(api, id, res, what),
         note: `a retrieve of it right after answered ${again.status} with the widget: it was there all along`,
@@ -302,7 +302,8 @@ export async function unprovenBecauseLost(t: RuleContext, apis: readonly WidgetA
   const res = await api.retrieve(id).catch(() => undefined);
   if (!res || REFUSALS.has(res.status)) return;
   const found = res.status >= 200 && res.status < 300;
-  if (found && !carriesMarker(res.json, t.settings.marker)) return;
+  // Found: this widget, with the marker (as the ledger's proof reads it); any other 2xx is not this question.
+  if (found && !(idText((res.json as { id?: unknown } | undefined)?.id) === id && carriesMarker(res.json, t.settings.marker))) return;
   dependsOn(t, 'CRUD-4', {
     ...lostDetail(api, id, res, 'a retrieve of it by its owner'),
     ...(found
