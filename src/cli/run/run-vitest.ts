@@ -25,7 +25,7 @@ export interface VitestRunOptions {
  * earlier run left in vitest's results cache (its default sequencer puts the files that failed
  * last time first, then the slowest): no earlier run may decide this one's verdict.
  */
-function fileOrder(order: string | undefined): typeof BaseSequencer {
+export function fileOrder(order: string | undefined): typeof BaseSequencer {
   return class FixedOrder extends BaseSequencer {
     override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
       const sorted = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0));
