@@ -134,6 +134,8 @@ export class UnprovenDeleteError extends SuiteError {
     readonly reason: string,
     /** The rule the server broke that made the widget unprovable (CRUD-3, CRUD-4), when one did. */
     readonly broken?: string,
+    /** The id and account of the delete not sent: a check asks the owner's retrieve again (harness/prerequisites.ts unprovenBecauseLost). */
+    readonly at?: { readonly id: string; readonly account: string },
   ) {
     super(message, 'ERR_UNPROVEN_DELETE');
   }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthOverride, WidgetApi } from '../src/harness/api.ts';
 import { createOrFail, describeDifferences, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
-import { requireSameWidget } from '../src/harness/prerequisites.ts';
+import { requireKept, requireRetrievable, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
@@ -122,8 +122,12 @@ for (const bad of BAD_CREDENTIALS) {
     const widget = await createOrFail(t);
     // Compared with the owner's own retrieve just before, so that only the refused delete is judged.
     const before = await t.api.retrieve(widget.id);
+    // A widget its owner cannot retrieve before anything acted on it is CRUD-4's, never this rule's.
+    requireRetrievable(t, t.api, widget.id, before, 'the owner\'s retrieve of the widget it just created');
     const res = await removeWith(t, bad, widget.id);
     const after = await t.api.retrieve(widget.id);
+    // Gone after a refused delete: that delete's doing only if the owner's store keeps widgets (CRUD-4).
+    if (!(res.status >= 200 && res.status < 300)) await requireKept(t, t.api, widget.id, after, `the owner's retrieve after the delete with ${bad.label} answered ${res.status}`);
     const body = (r: ApiResponse): Json | undefined => (r.status >= 200 && r.status < 300 ? (r.json as Json | undefined) : undefined);
     const [was, is] = [body(before), body(after)];
     const changed = was && is ? differingFields(was, is) : [];

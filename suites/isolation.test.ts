@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../src/harness/api.ts';
 import { createdWidget, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, sameDescription, type Json } from '../src/harness/checks.ts';
 import { freshUnknownId } from '../src/harness/ids.ts';
-import { requireSameWidget } from '../src/harness/prerequisites.ts';
+import { requireKept, requireRetrievable, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
@@ -95,6 +95,7 @@ rule('ISO-3', "the second account's delete of the first account's widget leaves 
   const mine = await createIn(t, t.api);
   // Compared with the owner's own retrieve just before, so that only the other account's delete is judged.
   const before = await t.api.retrieve(mine.id);
+  requireRetrievable(t, t.api, mine.id, before, 'the owner\'s retrieve of the widget it just created');
   expect2xx(t, before, 'the owner\'s retrieve of the widget it just created');
   const was = jsonObject(t, before, 'the owner\'s widget');
   const del = await removeOrSkip(t, t.second, mine.id);
@@ -102,6 +103,8 @@ rule('ISO-3', "the second account's delete of the first account's widget leaves 
   // A widget gone or changed is evidence of the other account's delete only while the id names one widget (CRUD-3).
   const changedOrGone = !(after.status >= 200 && after.status < 300) || differingFields(was, (after.json ?? {}) as Json).length > 0;
   if (changedOrGone) requireSameWidget(t, t.api, mine, after.json);
+  // Not found after the other account's delete: that delete's doing only if the owner's store keeps widgets (CRUD-4).
+  await requireKept(t, t.api, mine.id, after, `the owner's retrieve of its widget after another account tried to delete it (the delete answered ${del.status})`);
   expect2xx(t, after, `the owner's retrieve of its widget after another account tried to delete it (the delete answered ${del.status})`);
   const got = jsonObject(t, after, 'the owner\'s widget');
   const changed = differingFields(was, got);

@@ -9,6 +9,7 @@
  */
 import { createOrFail, describeDifferences, differingFields, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
+import { requireKept, requireRetrievable } from '../src/harness/prerequisites.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
 import { CollectionWriteRefused } from '../src/harness/api.ts';
@@ -40,10 +41,12 @@ for (const method of ['POST', 'PUT', 'PATCH'] as const) {
     // judged (what create or retrieve get wrong is CRUD's).
     const body = (r: ApiResponse): Json | undefined => (r.status >= 200 && r.status < 300 ? (r.json as Json | undefined) : undefined);
     const before = await t.api.retrieve(widget.id);
+    requireRetrievable(t, t.api, widget.id, before, 'the owner\'s retrieve of a widget just created');
     const was = body(before);
     if (was === undefined) return t.skip(`the owner's retrieve of a widget just created answered ${before.status} (CRUD-4 judges that)`);
     const res = await t.api.sendUndefinedMethod(method, widget.id, { name: t.name(), description: 'after' });
     const after = await t.api.retrieve(widget.id);
+    await requireKept(t, t.api, widget.id, after, `the owner's retrieve after ${method} /widgets/{id} answered ${res.status}`);
     const is = body(after);
     const changed = is === undefined ? [] : differingFields(was, is);
     t.check(is !== undefined && changed.length === 0, () => ({

@@ -316,7 +316,7 @@ export class WidgetApi {
     });
     if ('response' in outcome) return outcome.response;
     const { reason, broken } = outcome.refused;
-    throw new UnprovenDeleteError(`${method} /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken);
+    throw new UnprovenDeleteError(`${method} /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken, { id, account: this.account });
   }
 
   /**

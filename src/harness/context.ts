@@ -21,6 +21,7 @@ import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
 import { CreateLog } from './failing-widgets.ts';
+import { noteDeleteSent } from './prerequisites.ts';
 
 export interface RunContext {
   /** Unique per worker: names the worker's stats file. */
@@ -85,6 +86,8 @@ export function runContext(): RunContext {
     observe: (o: Parameters<ProfileTally['observe']>[0]) => {
       if (o.op === 'create') creates.record(o.exchange);
       profile.observe(o);
+      // Which ids a DELETE went out for: a widget no delete touched and its owner cannot retrieve is lost (CRUD-4).
+      noteDeleteSent(o);
     },
     unsent: (u: Parameters<ProfileTally['unsent']>[0]) => profile.unsent(u),
   };

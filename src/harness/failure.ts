@@ -24,6 +24,14 @@ export interface FailureDetail {
   readonly explainedBy?: readonly string[];
   /** The failure's replay as a sh script (harness/failing-widgets.ts), added when the test ends with it. */
   readonly replay?: string;
+  /**
+   * Set on CRUD-4's failure when the owner's retrieve did not find a widget this run created in
+   * its account and sent no delete for (harness/prerequisites.ts requireRetrievable): the server
+   * loses, splits or hides widgets, so what any check saw at an id may not be the widget's state.
+   * The runner then voids the rules that declare CRUD-4 among their requirements, as a failed
+   * foundation rule does (cli/run/outcomes.ts voidOnFoundations).
+   */
+  readonly lost?: true;
 }
 
 /**
@@ -43,6 +51,8 @@ export interface Evidence {
   readonly exchanges?: readonly Exchange[];
   /** The replay script of the exchanges (failing-widgets.ts). */
   readonly replay?: string;
+  /** As FailureDetail.lost. */
+  readonly lost?: true;
 }
 
 /** The evidence record of a violation of `rule` seen elsewhere. */
@@ -55,6 +65,7 @@ export function evidenceOf(rule: Rule, detail: FailureDetail, redactor: Redactor
     ...(detail.note === undefined ? {} : { note: detail.note }),
     ...(detail.exchanges ? { exchanges: detail.exchanges } : {}),
     ...(detail.replay === undefined ? {} : { replay: detail.replay }),
+    ...(detail.lost ? { lost: true as const } : {}),
   };
 }
 

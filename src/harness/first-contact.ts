@@ -3,9 +3,7 @@
  * for, and deletes, an id the suite made up. A server that only works once an account has held
  * a widget (a per-account map created on first write, a lookup without a default) fails here,
  * where the tests, which all create first, never look. The answers are left in the run's stats
- * folder; PAGE-6, CRUD-5 and DEL-3 judge them (suites/first-contact.test.ts). A request sent
- * and never answered in full (a timeout, a reset) is recorded as such for its rule to judge:
- * one request that hangs while the others answer is not a reason to stop the run.
+ * folder; PAGE-6, CRUD-5 and DEL-3 judge them (suites/first-contact.test.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +11,7 @@ import type { WidgetApi } from '../client/api.ts';
 import { TransportError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { parseJsonBody } from '../http/parse.ts';
 import { foreignId } from './ids.ts';
 
 /** One answer as the tests judge it: already redacted (an Exchange always is). */
@@ -43,18 +42,35 @@ export interface FirstContact {
 
 const FILE = 'first-contact.json';
 
-const answer = (res: ApiResponse): FirstAnswer => ({
-  status: res.status,
-  json: res.json,
-  ...(res.jsonError === undefined ? {} : { jsonError: res.jsonError }),
-  ...(res.truncated ? { truncated: true as const } : {}),
-  exchange: res.exchange,
-});
+/**
+ * One answer as the file keeps it: the body's text, never its parsed value. JSON.stringify
+ * recurses once per level of nesting, so a server's value nested 100,000 deep would end the run
+ * in a RangeError here; the text is a flat string of bounded length (the body cap), and parsing
+ * it again (readFirstContact: V8's JSON.parse does not recurse) gives the value the rules judge.
+ */
+interface StoredAnswer extends Omit<FirstAnswer, 'json'> {
+  /** The body as read; absent when it was not JSON (jsonError says why). */
+  readonly text?: string;
+}
+
+interface StoredContact {
+  readonly account: string;
+  readonly list: StoredAnswer | NoAnswer;
+  readonly retrieve: StoredAnswer | NoAnswer;
+  readonly remove?: StoredAnswer | NoAnswer;
+}
+
+type Answer = Pick<ApiResponse, 'status' | 'text' | 'jsonError' | 'truncated' | 'exchange'>;
+
+/** True for a recorded answer, false for a request that got none. */
+export function answered<T extends object>(a: T | NoAnswer): a is T {
+  return !('noAnswer' in a);
+}
 
 /** The answer, or what the client said of a request sent and never answered in full; any other error propagates. */
-async function answerOrSilence(send: () => Promise<ApiResponse>): Promise<FirstAnswer | NoAnswer> {
+async function answerOrSilence(send: () => Promise<ApiResponse>): Promise<ApiResponse | NoAnswer> {
   try {
-    return answer(await send());
+    return await send();
   } catch (error) {
     // Not sent (the run's deadline, a target given up), a body past the suite's cap, refused by
     // rate limits, a token refused: the run's problems or limits, not a rule's.
@@ -63,14 +79,48 @@ async function answerOrSilence(send: () => Promise<ApiResponse>): Promise<FirstA
   }
 }
 
-/** True for a recorded answer, false for a request that got none. */
-export function answered(a: FirstAnswer | NoAnswer): a is FirstAnswer {
-  return !('noAnswer' in a);
+const stored = (a: Answer | NoAnswer): StoredAnswer | NoAnswer => (!answered(a) ? { noAnswer: a.noAnswer } : storedAnswer(a));
+
+const storedAnswer = (res: Answer): StoredAnswer => ({
+  status: res.status,
+  ...(res.jsonError === undefined ? { text: res.text } : { jsonError: res.jsonError }),
+  ...(res.truncated ? { truncated: true as const } : {}),
+  exchange: res.exchange,
+});
+
+/** An answer as the rules read it: the body parsed again from its text (only ever text that parsed when it arrived). */
+function answerOf(a: StoredAnswer | NoAnswer): FirstAnswer | NoAnswer {
+  if (!answered(a)) return { noAnswer: a.noAnswer };
+  const { text, ...rest } = a;
+  if (text === undefined) return { ...rest, json: undefined };
+  const { json, jsonError } = parseJsonBody(Buffer.from(text, 'utf8'));
+  return { ...rest, json, ...(jsonError === undefined ? {} : { jsonError }) };
+}
+
+/** The first-contact file's text for these answers: flat whatever the server sent (no parsed value is serialised). */
+export function firstContactText(contacts: ReadonlyArray<{ account: string; list: Answer | NoAnswer; retrieve: Answer | NoAnswer; remove?: Answer | NoAnswer }>): string {
+  const records: StoredContact[] = contacts.map((c) => ({
+    account: c.account,
+    list: stored(c.list),
+    retrieve: stored(c.retrieve),
+    ...(c.remove ? { remove: stored(c.remove) } : {}),
+  }));
+  return JSON.stringify(records);
+}
+
+/** The answers a first-contact file's text holds, parsed as the rules read them. */
+export function parseFirstContact(text: string): FirstContact[] {
+  return (JSON.parse(text) as StoredContact[]).map((c) => ({
+    account: c.account,
+    list: answerOf(c.list),
+    retrieve: answerOf(c.retrieve),
+    ...(c.remove ? { remove: answerOf(c.remove) } : {}),
+  }));
 }
 
 /** Lists, retrieves and deletes a made-up id in each account (nothing the suite did not make up is touched), and records the answers in `dir`. */
 export async function recordFirstContact(accounts: readonly WidgetApi[], dir: string): Promise<void> {
-  const contacts: FirstContact[] = [];
+  const contacts: Parameters<typeof firstContactText>[0][number][] = [];
   for (const api of accounts) {
     // A bounded prefix of a page over the body cap, as the probe reads it: judged by the rules, never a reason to stop the run.
     const list = await answerOrSilence(() => api.list({ keepPrefix: true }));
@@ -82,11 +132,11 @@ export async function recordFirstContact(accounts: readonly WidgetApi[], dir: st
     const remove = absent ? await answerOrSilence(() => api.remove(id)) : undefined;
     contacts.push({ account: api.account, list, retrieve, ...(remove ? { remove } : {}) });
   }
-  writeFileSync(join(dir, FILE), JSON.stringify(contacts));
+  writeFileSync(join(dir, FILE), firstContactText(contacts));
 }
 
 /** The first-contact answers of the run, or undefined when the runner recorded none. */
 export function readFirstContact(dir: string): FirstContact[] | undefined {
   const file = join(dir, FILE);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as FirstContact[]) : undefined;
+  return existsSync(file) ? parseFirstContact(readFileSync(file, 'utf8')) : undefined;
 }

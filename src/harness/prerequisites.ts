@@ -10,7 +10,7 @@ import type { WidgetApi } from '../client/api.ts';
 import { describePages, pagesWithNonStringIds, type WalkResult } from '../client/walk.ts';
 import { InconclusiveError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
-import { preview } from '../schema.ts';
+import { idText, preview } from '../schema.ts';
 import { describeDifferences, differingFields, sameId, type WidgetField } from './differ.ts';
 import type { FailureDetail } from './failure.ts';
 import { carriesMarker, tagsIn } from './marker.ts';
@@ -174,4 +174,140 @@ export function requireStringField(t: RuleContext, widget: Json, field: 'name' |
     received: value === undefined ? `no ${field}` : `${field} ${preview(value)} (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`,
     exchanges: [res.exchange],
   }));
+}
+
+/**
+ * Answers that refuse a request instead of answering it (429, 503: issue 30 point 2): they say
+ * nothing of the widget, so they are never evidence that it was lost.
+ */
+const REFUSALS = new Set([429, 503]);
+
+/** Ids a DELETE was sent for, by any account, in this worker (fed by the API hook, see context.ts). */
+const deletesSent = new Set<string>();
+
+/** Records that a DELETE went out for an id (the API's observe hook): such a widget may be gone lawfully. */
+export function noteDeleteSent(o: { readonly op: string; readonly id?: string }): void {
+  if (o.op === 'delete' && o.id !== undefined) deletesSent.add(o.id);
+}
+
+/**
+ * True when the run's records say the widget at `id` must still be there for its owner: a create
+ * of this run in this account answered it once (no id given twice), and no DELETE was sent for it
+ * by any account. Only then is a retrieve that does not find it a widget lost (CRUD-4).
+ */
+export function keptByRecord(api: WidgetApi, id: string): boolean {
+  const claim = api.ownership.get(api.account, id);
+  return claim !== undefined && claim.creates === 1 && !claim.deleted && !deletesSent.has(id);
+}
+
+const statusText = (res: Pick<ApiResponse, 'status' | 'json'>): string => {
+  const code = (res.json as { code?: unknown } | undefined)?.code;
+  return `${res.status}${typeof code === 'string' ? ` (code ${preview(code)})` : ''}`;
+};
+
+/** CRUD-4's evidence for a widget its owner's retrieve did not find. */
+function lostDetail(api: WidgetApi, id: string, res: Pick<ApiResponse, 'status' | 'json' | 'exchange'>, what: string, note?: string): FailureDetail {
+  return {
+    expected: `the widget a create of this run made at the id ${preview(id)} in the ${api.account} account (no delete was sent for it), retrieved as create returned it`,
+    received: `${statusText(res)} to ${what}`,
+    ...(note === undefined ? {} : { note }),
+    exchanges: [res.exchange],
+    lost: true,
+  };
+}
+
+/**
+ * The owner's retrieve of its own widget (created by this run in this account, no delete sent)
+ * must find it: when it answers anything but the widget (a 404, a 500; never a refusal), that is
+ * CRUD-4's failure ("Retrieve returns the same Widget as create returned"), recorded with the
+ * answer, and the calling check is inconclusive under it, whatever rule it judges (a schema, an
+ * isolation, a method). Returns when the answer is a 2xx or the records do not say the widget
+ * must be there.
+ */
+export function requireRetrievable(t: RuleContext, api: WidgetApi, id: string, res: ApiResponse, what: string): void {
+  if ((res.status >= 200 && res.status < 300) || REFUSALS.has(res.status) || !keptByRecord(api, id)) return;
+  prerequisite(t, 'CRUD-4', false, () => lostDetail(api, id, res, what));
+}
+
+/** Retrieves of one widget the loss probe sends: a store split over n workers is met with certainty long before. */
+export const LOSS_PROBE_RETRIEVES = 8;
+
+const lossProbes = new WeakMap<WidgetApi, Promise<FailureDetail | undefined>>();
+
+/**
+ * Whether the owner's retrieve keeps finding a widget nobody deleted: one widget created, then
+ * retrieved LOSS_PROBE_RETRIEVES times in a row (no delete in between). The first retrieve that
+ * does not answer it is CRUD-4's evidence; undefined when every one found it (or the probe could
+ * not run: its create failed). Asked once per account and run.
+ */
+export function retrieveLosesWidgets(t: RuleContext, api: WidgetApi): Promise<FailureDetail | undefined> {
+  let probe = lossProbes.get(api);
+  if (!probe) {
+    probe = (async () => {
+      const created = widgetOf(await api.create({ name: t.name(), description: 'kept probe' }));
+      const id = created?.id;
+      if (typeof id !== 'string' || id === '') return undefined;
+      let lost: FailureDetail | undefined;
+      for (let i = 1; i <= LOSS_PROBE_RETRIEVES && lost === undefined; i += 1) {
+        const res = await api.retrieve(id);
+        if (!(res.status >= 200 && res.status < 300) && !REFUSALS.has(res.status) && keptByRecord(api, id)) {
+          lost = lostDetail(api, id, res, `retrieve ${i} of ${LOSS_PROBE_RETRIEVES} of a widget just created (retrieved ${i - 1} time(s) before it, nothing sent between but retrieves)`);
+        }
+      }
+      await api.remove(id).catch(() => undefined);
+      return lost;
+    })();
+    lossProbes.set(api, probe);
+  }
+  return probe;
+}
+
+/** Retrieves of a widget not found after another request acted on it, to tell a lost answer from a widget gone. */
+const RETRIEVES_AGAIN = 3;
+
+/**
+ * Before a check blames a request for a widget its owner no longer retrieves (another account's
+ * delete, a refused delete, an undefined method): inconclusive on CRUD-4 when the records show
+ * the store loses widgets without any request: a later retrieve of this very widget finds it
+ * again (it was never gone), or the loss probe (retrieveLosesWidgets) found a widget of the
+ * account missing that nothing acted on. Returns when neither was seen: the check judges.
+ */
+export async function requireKept(t: RuleContext, api: WidgetApi, id: string, res: ApiResponse, what: string): Promise<void> {
+  if ((res.status >= 200 && res.status < 300) || REFUSALS.has(res.status)) return;
+  for (let i = 0; i < RETRIEVES_AGAIN; i += 1) {
+    const again = await api.retrieve(id);
+    if (again.status >= 200 && again.status < 300 && idText((again.json as { id?: unknown } | undefined)?.id) === id && carriesMarker(again.json, t.settings.marker)) {
+      dependsOn(t, 'CRUD-4', {
+        ...lostDetail(api, id, res, what),
+        note: `a retrieve of it right after answered ${again.status} with the widget: it was there all along`,
+        exchanges: [res.exchange, again.exchange],
+      });
+    }
+  }
+  const probe = await retrieveLosesWidgets(t, api);
+  if (probe) dependsOn(t, 'CRUD-4', { ...probe, note: `so the ${statusText(res)} to ${what} may be the same loss, not that request's doing` });
+}
+
+/**
+ * A delete the suite did not send because the retrieve before it did not show the widget (the
+ * ledger's proof, client/ledger.ts): when the records say the widget must be there (keptByRecord),
+ * its owner's retrieve is asked once more, and what it answers is CRUD-4's evidence (not found, a
+ * 5xx; or found now, after the retrieve just before found nothing), the check inconclusive under it.
+ * Returns when the error names no id, or the retrieve is a refusal or the records allow the loss.
+ */
+export async function unprovenBecauseLost(t: RuleContext, apis: readonly WidgetApi[], error: { readonly at?: { readonly id: string; readonly account: string }; readonly reason: string }): Promise<void> {
+  const api = apis.find((a) => a.account === error.at?.account);
+  const id = error.at?.id;
+  if (!api || id === undefined || !keptByRecord(api, id)) return;
+  const res = await api.retrieve(id).catch(() => undefined);
+  if (!res || REFUSALS.has(res.status)) return;
+  const found = res.status >= 200 && res.status < 300;
+  // Found: this widget, with the marker (as the ledger's proof reads it); any other 2xx is not this question.
+  if (found && !(idText((res.json as { id?: unknown } | undefined)?.id) === id && carriesMarker(res.json, t.settings.marker))) return;
+  dependsOn(t, 'CRUD-4', {
+    ...lostDetail(api, id, res, 'a retrieve of it by its owner'),
+    ...(found
+      ? { received: `${res.status} with the widget, though the retrieve just before the delete did not show it (${error.reason})`, note: 'the owner\'s retrieve finds the widget only some of the time' }
+      : { note: `the delete this check needs was not sent: ${error.reason}` }),
+  });
 }

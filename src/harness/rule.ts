@@ -6,7 +6,7 @@
 import { test, type TestContext } from 'vitest';
 import type { WidgetApi } from '../client/api.ts';
 import { InconclusiveError, UnprovenDeleteError } from '../errors.ts';
-import { dependsOnText, unprovenBecauseOfRetrieve } from './prerequisites.ts';
+import { unprovenBecauseLost, unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn, ruleById, type Rule } from '../rules.ts';
 import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
@@ -92,10 +92,15 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
         // A delete the suite would not send because a retrieve never shows the widget as created
         // (its run marker altered) is CRUD-4's fault, recorded with the fields the retrieve changes.
         if (mayDependOn(r.id, 'CRUD-4')) await unprovenBecauseOfRetrieve(t, t.api, error);
+        // A widget of this run that its owner's retrieve no longer finds (no delete was sent for
+        // it): CRUD-4's, recorded with the answer, whichever rule's check met it (issue 30).
+        if (mayDependOn(r.id, 'CRUD-4') || r.id === 'CRUD-4') await unprovenBecauseLost(t, [run.primary, ...(run.second ? [run.second] : [])], error);
         // A delete the ownership ledger refused because the server broke a rule (a create answered
-        // an existing id, a retrieve contradicting itself): this check has no verdict, that rule explains it.
+        // an existing id, a retrieve contradicting itself): this check has no verdict, that rule
+        // explains it. Said as what the ledger recorded, never as "this server breaks" a rule that
+        // may have no recorded failure (the runner's note says whether it failed).
         if (error.broken !== undefined && error.broken !== r.id) {
-          const inconclusive = new InconclusiveError(dependsOnText(error.broken, 'a delete the suite can prove acts on its own widget', error.reason), [error.broken]);
+          const inconclusive = new InconclusiveError(`no verdict: the delete this check needs was not sent: ${error.reason} (which is ${error.broken}'s to judge)`, [error.broken]);
           throw undeclared(r, inconclusive) ?? inconclusive;
         }
       }

@@ -82,7 +82,9 @@ function noteOf(dependsOn: readonly string[], explainedBy: readonly string[], by
   if (explainedBy.length > 0) return said;
   // What it depends on could not be checked itself (a timeout, a page over the body cap): that error is the reason, said once where it happened.
   if (dependsOn.every((d) => byId.get(d)?.outcome === 'error')) return `${said}: no failure explains it; no verdict until that check can complete`;
-  return `${said}: no failure explains it, a problem of the suite (please report it)`;
+  // Only what the records hold: no failure of what it names was recorded. Whether the suite or the
+  // server is at fault is not recorded (a refusal, an answer no rule judges): it is not guessed here.
+  return `${said}: no failure of ${dependsOn.length === 1 ? 'it' : 'them'} was recorded in this run, so nothing explains it; its own message says what its check saw`;
 }
 
 /** The explaining rules reached through an inconclusive dependency (for the note only). */

@@ -117,19 +117,21 @@ export interface Seen {
   readonly by: TestOutcome;
   readonly rule: string;
   readonly failure: FailureReport;
+  /** The evidence says a widget was lost (harness/failure.ts FailureDetail.lost). */
+  readonly lost?: true;
 }
 
 function evidenceOf(test: TestCase, by: TestOutcome): Seen[] {
   const seen: Seen[] = [];
   for (const a of test.annotations().filter((x) => x.type === EVIDENCE)) {
-    let e: { rule?: unknown; message?: unknown; expected?: unknown; received?: unknown; note?: unknown; exchanges?: unknown };
+    let e: { rule?: unknown; message?: unknown; expected?: unknown; received?: unknown; note?: unknown; exchanges?: unknown; lost?: unknown };
     try {
       e = JSON.parse(a.message) as typeof e;
     } catch {
       continue;
     }
     if (typeof e.rule !== 'string' || typeof e.message !== 'string' || !RULES.some((r) => r.id === e.rule)) continue;
-    seen.push({ by, rule: e.rule, failure: failureOf({ message: e.message, detail: e }) });
+    seen.push({ by, rule: e.rule, failure: failureOf({ message: e.message, detail: e }), ...(e.lost === true ? { lost: true as const } : {}) });
   }
   return seen;
 }
@@ -193,7 +195,26 @@ export function collectOutcomes(modules: readonly TestModule[], unhandled: reado
   for (const error of unhandled) suiteErrors.push(`unhandled: ${(error as Error)?.message ?? String(error)}`);
   // Computed once every test has ended: a rule's outcome is from all the run saw, in any order.
   tests.push(...evidenceTests(seen));
-  return voidOnFoundations(deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors }));
+  const lost = new Set([...lostRulesOf(modules, only), ...seen.filter((x) => x.lost).map((x) => x.rule)]);
+  return voidOnFoundations(deferToRootCauses({ tests, rules: rulesOf(tests), suiteErrors }), lost);
+}
+
+/**
+ * Rules with a failure that says the owner's retrieve did not find a widget of the run that no
+ * delete touched (harness/failure.ts FailureDetail.lost): the server loses, splits or hides
+ * widgets, which voids the rules that stand on finding them by id, as a failed foundation does.
+ */
+function lostRulesOf(modules: readonly TestModule[], only: ReadonlySet<string> | undefined): string[] {
+  const rules: string[] = [];
+  for (const mod of modules) {
+    for (const test of mod.children.allTests()) {
+      const rule = test.meta().rule;
+      if (rule === undefined || (only && !only.has(rule))) continue;
+      const errors = test.result().errors ?? [];
+      if (errors.some((e) => e.name === 'ConformanceFailure' && (e as { detail?: { lost?: unknown } }).detail?.lost === true)) rules.push(rule);
+    }
+  }
+  return rules;
 }
 
 /** Each rule of the catalogue with tests in the run, the worst outcome of its tests speaking for it. */
@@ -232,9 +253,11 @@ export function deferToRootCauses(outcomes: RunOutcomes): RunOutcomes {
  * it. Which checks met a repeated id is a matter of timing; that every check finding widgets by
  * id stands on ids told apart is not, so the verdict is the same at any concurrency and order.
  */
-export function voidOnFoundations(outcomes: RunOutcomes): RunOutcomes {
+export function voidOnFoundations(outcomes: RunOutcomes, lost: ReadonlySet<string> = new Set()): RunOutcomes {
   const direct = (id: string): readonly string[] => ruleById(id).requires ?? [];
-  let failed = outcomes.rules.filter((r) => r.rule.foundation && r.outcome === 'fail').map((r) => r.rule.id);
+  // A rule failed on a widget lost (CRUD-4: the owner's retrieve found nothing at an id no delete
+  // touched) is a foundation in this run: what any check saw at an id may not be the widget's state.
+  let failed = outcomes.rules.filter((r) => (r.rule.foundation || lost.has(r.rule.id)) && r.outcome === 'fail').map((r) => r.rule.id);
   // A foundation that stands on another failed one (DEL-2 on CRUD-3) is voided by it, not a cause.
   failed = failed.filter((id) => !failed.some((other) => other !== id && direct(id).includes(other)));
   if (failed.length === 0) return outcomes;
@@ -247,7 +270,12 @@ export function voidOnFoundations(outcomes: RunOutcomes): RunOutcomes {
     const by = failed.filter((id) => id !== t.rule && direct(t.rule).includes(id));
     if (by.length === 0) return t;
     // A failed foundation that itself stands on another failed one (DEL-2 on CRUD-3) goes too.
-    const text = `no verdict: this check finds widgets by id, and ${by.join(' and ')} failed in this run, so what it saw at an id may have been another widget`;
+    const gone = by.filter((id) => lost.has(id) && !ruleById(id).foundation);
+    const shared = by.filter((id) => !gone.includes(id));
+    const text = `no verdict: this check finds widgets by id, and ${[
+      ...(shared.length ? [`${shared.join(' and ')} failed in this run, so what it saw at an id may have been another widget`] : []),
+      ...(gone.length ? [`${gone.join(' and ')} failed in this run on a widget its owner could no longer retrieve though no delete was sent for it, so what it saw at an id may not be the widget's state`] : []),
+    ].join('; and ')}`;
     return { ...t, outcome: 'inconclusive', dependsOn: by, messages: [text, ...t.messages, ...t.warnings] };
   });
   return { ...outcomes, tests, rules: rulesOf(tests) };

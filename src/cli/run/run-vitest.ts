@@ -25,14 +25,21 @@ export interface VitestRunOptions {
  * earlier run left in vitest's results cache (its default sequencer puts the files that failed
  * last time first, then the slowest): no earlier run may decide this one's verdict.
  */
-function fileOrder(order: string | undefined): typeof BaseSequencer {
+export function fileOrder(order: string | undefined): typeof BaseSequencer {
   return class FixedOrder extends BaseSequencer {
     override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
       const sorted = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0));
-      return order === 'reverse' ? sorted.reverse() : sorted;
+      const ordered = order === 'reverse' ? sorted.reverse() : sorted;
+      // Requests that can break the server's later answers run after every other file, in either
+      // order (one worker runs the files one after another): they cannot change another rule's verdict.
+      const last = (f: TestSpecification): boolean => LAST_FILE.test(f.moduleId);
+      return [...ordered.filter((f) => !last(f)), ...ordered.filter(last)];
     }
   };
 }
+
+/** The suite file run after every other (suites/after-all.test.ts, or its compiled form). */
+const LAST_FILE = /[\\/]after-all\.test\.[jt]s$/;
 
 /** Paths of the compiled product modules (dist/src/…): none exist when the TypeScript itself runs. */
 function compiledProductCode(): RegExp {

@@ -3,11 +3,14 @@
  * reach checks of other rules. test/e2e/attribution.test.ts holds the suite to blaming the rule the
  * fault breaks, and to calling the checks it disturbs inconclusive, naming that rule.
  */
+import { isUtf8 } from 'node:buffer';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { HttpError, type PageJson, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
 import type { StoredWidget, WidgetInput } from '../../../src/reference/store.ts';
 import { InspectableStore, QuietService, serve } from '../support.ts';
 import type { TestServer } from '../serve.ts';
+import { dependentsOf, type FaultCase } from './case.ts';
 
 /** A store that files a widget under the id it is given; a second widget at an id replaces the first (an upsert: last write wins). */
 class UpsertStore extends InspectableStore {
@@ -245,3 +248,115 @@ function shortNames(): TestServer {
     }
   })());
 }
+
+/**
+ * Four workers, each with a store of its own (an in-memory map per process behind a round-robin
+ * balancer): each request goes to the next worker, so a widget is found only by the requests that
+ * happen to reach the worker that created it. The cursor key is shared, as a deployment's secret is.
+ */
+function splitStores(workers = 4): TestServer {
+  const key = randomBytes(32);
+  const services = Array.from({ length: workers }, () => new (class extends QuietService {
+    protected override readonly cursorKey: Buffer = key;
+  })());
+  let next = 0;
+  return serve({ handle: (req, res) => services[(next++) % workers]!.handle(req, res) });
+}
+
+/**
+ * A gateway in front of a conformant server that answers some retrieves with its own 404, as
+ * Apache does for an id with an encoded slash (AllowEncodedSlashes off): here the ids whose
+ * SHA-256 starts with a byte that is 0 mod 5 (about one in five). Lists and deletes pass through.
+ */
+function proxyHidesSomeIds(): TestServer {
+  const service = new QuietService();
+  const hidden = (id: string): boolean => (createHash('sha256').update(id).digest()[0]! % 5) === 0;
+  return serve({
+    handle: (req, res) => {
+      const id = /^\/v1\/widgets\/([^/?]+)/.exec(req.url ?? '')?.[1];
+      if (req.method === 'GET' && id !== undefined && hidden(decodeURIComponent(id))) {
+        // An Error object, as the server's own 404: Apache's HTML page would also (rightly) fail
+        // CRUD-5 and ISO-2 for the unknown ids it happens to hide, which only chance decides.
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found","message":"Not Found"}');
+        return;
+      }
+      return service.handle(req, res);
+    },
+  });
+}
+
+/**
+ * Stores a name that is not UTF-8 as the bytes it was sent (Sinatra: the body is read as binary
+ * and parsed without checking its encoding), then fails to encode it in any answer that holds it:
+ * a retrieve of that widget and every list of its account answer 500. A delete still works.
+ */
+function storesInvalidUtf8(): TestServer {
+  const poisoned = new Map<string, Set<string>>();
+  return serve(new (class extends QuietService {
+    protected override async create(account: string, req: IncomingMessage): Promise<Reply> {
+      if (!this.isJsonMediaType(req.headers['content-type'])) throw new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json.');
+      const body = await this.readBody(req);
+      if (isUtf8(body)) return this.created(account, this.validateCreate(this.parseJson(body)));
+      // Each byte read as one character: the name keeps 0xFF 0xFE as they came.
+      let value: unknown;
+      try {
+        value = JSON.parse(body.toString('latin1'));
+      } catch {
+        throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
+      }
+      const reply = this.created(account, this.validateCreate(value));
+      const id = (reply.body as WidgetJson).id;
+      poisoned.set(account, (poisoned.get(account) ?? new Set()).add(id));
+      // The create's own answer is written before the name is read back: it goes out (with the bytes as Latin-1 text).
+      return reply;
+    }
+
+    private created(account: string, input: WidgetInput): Reply {
+      const widget = this.store.create(account, input);
+      return { status: 201, headers: { Location: this.widgetPath(widget.id) }, body: this.toJson(widget) };
+    }
+
+    protected override list(account: string, query: URLSearchParams): Reply {
+      if ((poisoned.get(account)?.size ?? 0) > 0) throw new Error('JSON::GeneratorError: source sequence is illegal/malformed utf-8');
+      return super.list(account, query);
+    }
+
+    protected override retrieve(account: string, id: string): Reply {
+      if (poisoned.get(account)?.has(id)) throw new Error('JSON::GeneratorError: source sequence is illegal/malformed utf-8');
+      return super.retrieve(account, id);
+    }
+
+    protected override remove(account: string, id: string): Reply {
+      const reply = super.remove(account, id);
+      poisoned.get(account)?.delete(id);
+      return reply;
+    }
+  })());
+}
+
+/**
+ * Servers that lose, split or are poisoned in their state (issue 30): a widget its owner can no
+ * longer retrieve is CRUD-4's, and every rule that finds widgets by id is inconclusive under it
+ * (a check that met the loss said so with its evidence; the others stand on the same store). A
+ * request of the suite that breaks later answers (FMT-4's bytes that are not UTF-8) is sent after
+ * every other test and reported under FMT-4, saying what the server accepted.
+ */
+export const STATE_FAULTS: readonly FaultCase[] = [
+  {
+    name: 'split-stores', rule: 'CRUD-4',
+    description: 'four workers, each with its own store, behind a round-robin balancer: a widget is found only by requests that reach the worker that created it',
+    inconclusive: dependentsOf('CRUD-4'),
+    make: () => splitStores(4),
+  },
+  {
+    name: 'proxy-hides-some-ids', rule: 'CRUD-4',
+    description: 'a gateway answers its own 404 Error to a retrieve of about one id in five (ids whose SHA-256 starts with a byte 0 mod 5, as Apache does for an encoded slash)',
+    inconclusive: dependentsOf('CRUD-4'),
+    make: proxyHidesSomeIds,
+  },
+  {
+    name: 'stores-invalid-utf8', rule: 'FMT-4',
+    description: 'stores a name that is not UTF-8 as the bytes sent (Sinatra), then answers 500 to every list of the account and to a retrieve of that widget',
+    make: storesInvalidUtf8,
+  },
+];

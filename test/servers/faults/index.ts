@@ -3,6 +3,7 @@
  * fault switched on, and the rule the suite must fail it on. `npm run test:self` proves each is
  * caught by that rule. The property rules (PROP) have their own servers, in ../property-faults.ts.
  */
+import { STATE_FAULTS } from './attribution.ts';
 import { AUTH_FAULTS } from './auth.ts';
 import type { FaultCase } from './case.ts';
 import { CRUD_FAULTS } from './crud.ts';
@@ -18,8 +19,8 @@ export { AUTH_FAULTS, CRUD_FAULTS, DEL_FAULTS, FMT_FAULTS, ISO_FAULTS, MAL_FAULT
 
 /** The faults of each family, keyed by the family's id in the rule catalogue. */
 export const FAULTS_BY_FAMILY: Readonly<Record<string, readonly FaultCase[]>> = {
-  FMT: FMT_FAULTS,
-  CRUD: CRUD_FAULTS,
+  FMT: [...FMT_FAULTS, ...STATE_FAULTS.filter((f) => f.rule.startsWith('FMT-'))],
+  CRUD: [...CRUD_FAULTS, ...STATE_FAULTS.filter((f) => f.rule.startsWith('CRUD-'))],
   DEL: DEL_FAULTS,
   ISO: ISO_FAULTS,
   AUTH: AUTH_FAULTS,

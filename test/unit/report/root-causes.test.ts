@@ -39,10 +39,22 @@ describe('rootCauses', () => {
     expect(inconclusive.get('PAGE-4')).toEqual({
       dependsOn: ['PAGE-1', 'CRUD-3'],
       explainedBy: [],
-      note: 'depends on PAGE-1, which passed; CRUD-3, which was not run: no failure explains it, a problem of the suite (please report it)',
+      note: 'depends on PAGE-1, which passed; CRUD-3, which was not run: no failure of them was recorded in this run, so nothing explains it; its own message says what its check saw',
     });
     expect(inconclusive.get('PAGE-5')?.explainedBy).toEqual([]);
     expect(inconclusive.get('PAGE-5')?.note).toMatch(/no rule of the catalogue explains it/);
+  });
+
+  // Issue 30: "DEL-3 depends on CRUD-4, which passed: … a problem of the suite" after a gateway's
+  // 503s. The note states what the records hold (CRUD-4 passed, no failure of it recorded), both
+  // ways: with CRUD-4's failure recorded it is explained; without, nothing is claimed about whose
+  // problem it is.
+  it('DEL-3 a note about what passed claims no fault the run did not record; the same dependency with a recorded failure is explained', () => {
+    const passed = rootCauses([rule('CRUD-4', 'pass'), rule('DEL-3', 'inconclusive', ['CRUD-4'])]).inconclusive.get('DEL-3')?.note ?? '';
+    expect(passed).toBe('depends on CRUD-4, which passed: no failure of it was recorded in this run, so nothing explains it; its own message says what its check saw');
+    expect(passed).not.toMatch(/problem of the suite|breaks|lost|refus/);
+    const failed = rootCauses([rule('CRUD-4', 'fail'), rule('DEL-3', 'inconclusive', ['CRUD-4'])]).inconclusive.get('DEL-3');
+    expect(failed).toEqual({ dependsOn: ['CRUD-4'], explainedBy: ['CRUD-4'], note: 'depends on CRUD-4, which failed' });
   });
 
   it('says what it depends on ended in a suite error, not that the suite has a problem, when that is the reason', () => {
