@@ -126,7 +126,7 @@ function outputs({ secret, texts }: Model): { redactor: Redactor; files: Record<
     'exchanges.har': renderHar(built),
     'badge.svg': renderBadge(built),
   };
-  const summary = renderSummary(outcomes, { target: BASE_URL, requests: 10, retries: 0, waitMs: 0, refused: 0, seconds: 1, reports: [], settingsFile: 'none', exitCode: 1, cleanup: clean(t(6)) });
+  const summary = renderSummary(built, { seconds: 1, reports: [], settingsFile: 'none', cleanup: clean(t(6)) });
   return { redactor, files, consoleText: `${failure.message}\n${summary}` };
 }
 
