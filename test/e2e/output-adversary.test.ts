@@ -218,7 +218,7 @@ describe('every output of every generated hostile report parses, shows no contro
             h1: doc.querySelector('h1')?.textContent ?? '',
           };
         });
-        expect(found).toEqual({ active: 0, h1: 'Not conformant' });
+        expect(found).toEqual({ active: 0, h1: 'NOT CONFORMANT' });
       }
     });
   }, 120_000);

@@ -5,7 +5,7 @@
  * and the verdict line, the verdict's own label (report/verdict.ts). No test runner's summary.
  */
 import { consoleSafe } from '../../report/console.ts';
-import { boundedLine, NO_PAINT, renderFindings, verdictLine, type Paint } from '../../report/console-report.ts';
+import { boundedLine, LINE_MAX, NO_PAINT, renderFindings, verdictLine, type Paint } from '../../report/console-report.ts';
 import type { Outcome, RunReport } from '../../report/model.ts';
 import { groupLine } from '../../report/root-causes.ts';
 
@@ -40,7 +40,12 @@ export function renderSummary(report: RunReport, extra: SummaryExtra, paint: Pai
   }
   // One fault, the rule it breaks: each broken rule with the inconclusive rules it explains.
   const groups = (report.rootCauses ?? []).filter((g) => g.explains.length > 0);
-  if (groups.length > 0) out.push('Failures by root cause:', ...groups.map((g) => boundedLine(`  ${groupLine(g)}`)));
+  // The headline is bounded, the rules it explains never cut off.
+  const groupText = (g: (typeof groups)[number]): string => {
+    const tail = `: also explains ${g.explains.join(', ')}`;
+    return `${boundedLine(`  ${groupLine({ ...g, explains: [] })}`, Math.max(120, LINE_MAX - tail.length))}${tail}`;
+  };
+  if (groups.length > 0) out.push('Failures by root cause:', ...groups.map(groupText));
   // Skips usually share one reason (no second token): one line per reason.
   const skipped = new Map<string, string[]>();
   for (const r of report.rules.filter((x) => x.outcome === 'skip')) {
