@@ -86,7 +86,8 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     interfaceVersion: INTERFACE_VERSION,
     catalogue: { hash: catalogueHash(RULES), rules: RULES.length },
     implementation: info.implementation ?? hostOf(info.baseUrl),
-    partial: verdict.rulesRunInFull < verdict.rulesInCatalogue,
+    // Data, as before: rules of the catalogue absent or not run. The verdict (verdictDetail) also counts checks cut short.
+    partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)) || (info.notRun?.length ?? 0) > 0,
     ...(info.notRun?.length ? { notRun: info.notRun } : {}),
     target: info.target,
     baseUrl: info.baseUrl,

@@ -10,7 +10,7 @@ import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 import { bySection } from './sections.ts';
-import { cutShortNote } from './verdict.ts';
+import { cutShortNote, isCutShort } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
 import { CONSOLE_UNSAFE, visibleEscape } from './console.ts';
 import { PROFILE_STYLE, profileHtml, settleNoticeHtml } from './profile-html.ts';
@@ -182,11 +182,6 @@ function failureDetail(f: FailureReport, showExchanges: boolean): string {
   return parts.join('');
 }
 
-/** "32 of 50 …": fewer runs than asked. */
-function isCutShort(runs: string): boolean {
-  const m = /^(\d+) of (\d+)/.exec(runs);
-  return m !== null && Number(m[1]) < Number(m[2]);
-}
 
 /** One test of a rule; only the first failure of a rule shows its exchanges open, the rest fold them. */
 function testDetail(t: TestReport, first: boolean): string {

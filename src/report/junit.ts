@@ -15,7 +15,7 @@
  */
 import type { FailureReport, RuleReport, RunReport, TestReport } from './model.ts';
 import { settleWindowLine } from './profile-md.ts';
-import { cutShortNote } from './verdict.ts';
+import { cutShortNote, isCutShort } from './verdict.ts';
 
 /** Characters XML 1.0 cannot carry at all (controls but tab, newline and return; lone surrogates; U+FFFE/F). */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -105,11 +105,6 @@ function verdictElement(rule: RuleReport, test: TestReport): string {
   }
 }
 
-/** "32 of 50 …": fewer property runs than asked. */
-function isCutShort(runs: string | undefined): boolean {
-  const m = /^(\d+) of (\d+)/.exec(runs ?? '');
-  return m !== null && Number(m[1]) < Number(m[2]);
-}
 
 /** The second attempt of a rechecked rule, as text. */
 function secondAttemptText(rule: RuleReport): string {

@@ -65,11 +65,17 @@ function neverRan(t: VerdictTest): boolean {
   return t.outcome === 'skip' && (t.skipReason === undefined || t.skipReason.startsWith('not run') || t.skipReason.includes('--second-token'));
 }
 
+/** Whether a property test's "32 of 50 …" says it completed fewer runs than asked. */
+export function isCutShort(runs: string | undefined): boolean {
+  const n = runsOf(runs);
+  return n !== undefined && n.completed < n.asked;
+}
+
 /** The checks of the run that passed or warned on fewer runs than asked. */
 export function cutShortChecks(rules: readonly VerdictRule[]): CutShort[] {
   return rules.flatMap((r) =>
     r.tests
-      .filter((t) => (t.outcome === 'pass' || t.outcome === 'warn') && ((n) => n !== undefined && n.completed < n.asked)(runsOf(t.runs)))
+      .filter((t) => (t.outcome === 'pass' || t.outcome === 'warn') && isCutShort(t.runs))
       .map((t) => ({ rule: r.id, test: t.title, runs: t.runs as string })),
   );
 }
