@@ -112,7 +112,10 @@ export function runVerdict(run: VerdictInput): RunVerdict {
   const otherSkips = skipped.filter((id) => !secondAccount.has(id));
   if (otherSkips.length > 0) reasons.push(`not run: ${ids(otherSkips)} (every test skipped; the reports give each reason)`);
   if (partlyRun.length > 0) reasons.push(`some tests not run: ${ids(partlyRun)}`);
-  for (const c of cutShort) reasons.push(`${c.rule} ${cutShortNote(c.runs)}`);
+  // One reason per rule and note: two checks of a rule stopped alike are said once, counted.
+  const cutNotes = new Map<string, number>();
+  for (const c of cutShort) cutNotes.set(`${c.rule} ${cutShortNote(c.runs)}`, (cutNotes.get(`${c.rule} ${cutShortNote(c.runs)}`) ?? 0) + 1);
+  for (const [note, n] of cutNotes) reasons.push(n > 1 ? `${note} (${n} checks)` : note);
   const failed = rules.filter((r) => r.outcome === 'fail' && !r.baselined).map((r) => r.id);
   const warned = rules.filter((r) => r.outcome === 'warn').map((r) => r.id);
   const base = { reasons, rulesInCatalogue: catalogue.length, rulesRunInFull, rulesNotRun: [...new Set([...notSelected, ...skipped, ...secondAccount])], cutShort };

@@ -6,13 +6,14 @@
  * test runner's summary.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { LINE_MAX } from '../../src/report/console-report.ts';
+import type { RunReport } from '../../src/report/model.ts';
 import { FMT_FAULTS } from '../servers/faults/index.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { explain } from '../support/suite-runner.ts';
@@ -32,6 +33,19 @@ describe.concurrent('console output in a CI log', () => {
     const [plain, zero, both] = await Promise.all([pipedRun({}), pipedRun({ FORCE_COLOR: '0' }), pipedRun({ NO_COLOR: '1', FORCE_COLOR: '1' })]);
     expect(plain).toContain('Rules (1 tested of 42 in the catalogue)');
     for (const out of [plain, zero, both]) expect(out.includes(ESC), 'an ESC byte in piped output').toBe(false);
+  });
+
+  test('PROP-2 stopped by a 1 ms --property-budget: passed, cut short, said in the console, Markdown and JUnit, and the verdict is PASSED (partial), never conformant', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wcs-cut-'));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WIDGET_') && !k.startsWith('npm_') && k !== 'INIT_CWD' && k !== 'GITHUB_STEP_SUMMARY'));
+    const { stdout } = await promisify(execFile)(process.execPath, [join(PROJECT_ROOT, 'bin/widget-conformance.mjs'), '--only', 'PROP-2', '--property-budget', '1', '--report-dir', dir], { cwd: dir, env: { ...env, NO_COLOR: '1' } });
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as RunReport;
+    expect(report.verdict).toBe('partial');
+    expect(report.verdictDetail.cutShort.map((c) => c.rule)).toEqual(['PROP-2']);
+    expect(stdout).toMatch(/^Passed, but cut short \(not a full verdict\):\n {2}⏱ PROP-2 +cut short: \d+ of 50 runs \(stopped by the --property-budget of 1 ms\)/m);
+    expect(stdout).toMatch(/^Verdict: PASSED \(partial: 0 of 42 rules\): .*PROP-2 cut short: /m);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/\| ⏱️ \| PROP-2 \(passed, cut short\\: \d+ of 50 runs/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<system-out>PROP-2 passed, cut short: \d+ of 50 runs/);
   });
 
   test('FORCE_COLOR brings the colours back', async () => {
