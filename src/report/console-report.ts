@@ -49,7 +49,8 @@ export const ANSI_PAINT: Paint = {
 
 /** One line of text, escaped for a terminal and cut at `max` characters with a pointer to the reports. */
 export function boundedLine(text: string, max = LINE_MAX, where = 'conformance.md'): string {
-  const safe = consoleSafe(text.replace(/\r\n|\r|\n/g, ' ⏎ ').replace(/\t/g, ' '));
+  // Escaped first (a CR shows as \x0d), then folded into one line at its newlines.
+  const safe = consoleSafe(text).replace(/\n/g, ' ⏎ ').replace(/\t/g, ' ');
   const tail = `…, full text in ${where}`;
   if (safe.length <= max) return safe;
   // Never cut a surrogate pair in two.
