@@ -89,7 +89,14 @@ function failureLines(f: FailureReport, indent: string): string[] {
   if (f.expected === undefined && f.received === undefined) out.push(...textBlock('message', f.message, indent));
   if (f.expected !== undefined) out.push(...textBlock('expected', f.expected, indent));
   if (f.received !== undefined) out.push(...textBlock('received', f.received, indent));
-  if (f.note) out.push(...textBlock('note', f.note, indent, 2));
+  if (f.note) {
+    // A command in the note (a property's `replay: npm test -- … --seed N`) is shown whole, never folded away.
+    const lines = f.note.split(/\r\n|\r|\n/);
+    const commands = lines.filter((l) => /^(replay|rerun): /.test(l.trim()));
+    const rest = lines.filter((l) => !commands.includes(l)).join('\n');
+    if (rest.trim() !== '') out.push(...textBlock('note', rest, indent, 2));
+    for (const c of commands) out.push(boundedLine(`${indent}${c.trim()}`));
+  }
   const xs = f.exchanges ?? [];
   if (xs.length > 0) {
     const from = Math.max(0, xs.length - EXCHANGES_SHOWN);

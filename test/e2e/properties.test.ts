@@ -31,7 +31,7 @@ describe.concurrent('property rules', () => {
           expect(rule?.tests.flatMap((t) => t.dependsOn ?? []), explain(run)).toContain(explainer);
         }
         if (deferring.length > 0) return;
-        // vitest prints failures on stderr.
+        // The console prints each failure once, its replay command whole (report/console-report.ts).
         const output = run.stdout + run.stderr;
         expect(output, 'the failure carries a replay command').toContain('replay: npm test -- --base-url');
         expect(output).toContain(`--only ${fault.rule} --seed ${seed}`);
