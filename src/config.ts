@@ -77,6 +77,8 @@ interface BaseOption {
   /** Shown instead of `default` when absence means something other than a value. */
   readonly defaultText?: string;
   readonly secret?: true;
+  /** A line .env.example shows above the option's own comment (an example of the variable's form). */
+  readonly envNote?: string;
 }
 interface TextOption extends BaseOption {
   /** `command`: a shell command line (spaces allowed), shown redacted in reports since it may name a credential. */
@@ -123,16 +125,18 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--token', env: 'WIDGET_TOKEN', kind: 'string', key: 'token', arg: 'token', secret: true,
     defaultText: 'none; required with --base-url', description: 'Bearer token of the account under test' },
   { flag: '--second-token', env: 'WIDGET_SECOND_TOKEN', kind: 'string', key: 'secondToken', arg: 'token', secret: true,
-    defaultText: 'none; the run stops (exit 2) unless --without-second-token', description: 'Bearer token of a second account, for isolation checks' },
+    defaultText: 'none (the run then stops with exit 2, unless --without-second-token)',
+    description: 'Bearer token of a second account: the isolation rules (ISO, MUST) need it; without it the run stops with exit 2 before any request, unless --without-second-token is given' },
   { flag: '--token-command', env: 'WIDGET_TOKEN_COMMAND', kind: 'command', key: 'tokenCommand', arg: 'cmd',
-    defaultText: 'none', description: 'Shell command whose output is the token of the account under test (instead of --token); run again when the target stops accepting the token' },
+    envNote: 'For example: WIDGET_TOKEN_COMMAND="vault kv get -field=token secret/widgets"', defaultText: 'none', description: 'Shell command whose output is the token of the account under test (instead of --token); run again when the target stops accepting the token' },
   { flag: '--second-token-command', env: 'WIDGET_SECOND_TOKEN_COMMAND', kind: 'command', key: 'secondTokenCommand', arg: 'cmd',
     defaultText: 'none', description: 'Shell command whose output is the token of the second account (instead of --second-token)' },
   { flag: '--without-second-token', env: 'WIDGET_WITHOUT_SECOND_TOKEN', kind: 'bool', key: 'withoutSecondToken', default: false,
-    description: 'Run without a second account: the isolation rules are not run, and the verdict and badge say PARTIAL, naming them (without this, a run with no second token stops before any request)' },
+    description: 'Run without a second account: the isolation rules are not run, and every format\'s verdict says PASSED (partial: …) naming them, never CONFORMANT (without this, a run with no second token stops with exit 2 before any request)' },
   { flag: '--header', env: 'WIDGET_HEADERS', kind: 'headers', key: 'headers', arg: 'name: value', secret: true,
-    defaultText: 'none', description: 'Header sent on every request, as "Name: value"; repeatable (in WIDGET_HEADERS one per line); shown as sent in all output unless it is secret (see --secret-header)' },
+    envNote: 'Several headers: one per line, in double quotes, for example WIDGET_HEADERS="X-Tenant: t1\\nX-Api-Key: k"', defaultText: 'none', description: 'Header sent on every request, as "Name: value"; repeatable (in WIDGET_HEADERS one per line); shown as sent in all output unless it is secret (see --secret-header)' },
   { flag: '--secret-header', env: 'WIDGET_SECRET_HEADERS', kind: 'string', key: 'secretHeaders', arg: 'names', repeatable: true,
+    envNote: 'For example: WIDGET_SECRET_HEADERS="X-Tenant-Secret, X-Org"',
     defaultText: 'Authorization, Cookie and names holding key, token, secret, password, session, credential or signature',
     description: 'Names of --header headers whose values are secrets, comma-separated; repeatable. Their values are hidden like a token in all output' },
   { flag: '--ca-file', env: 'WIDGET_CA_FILE', kind: 'string', key: 'caFile', arg: 'file',
@@ -170,12 +174,12 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--max-widgets', env: 'WIDGET_MAX_WIDGETS', kind: 'int', key: 'maxWidgets', arg: 'n', min: 1, default: 10000,
     description: 'Most widgets the accounts under test may hold; list walks stop beyond it' },
   { flag: '--property-budget', env: 'WIDGET_PROPERTY_BUDGET_MS', kind: 'int', key: 'propertyBudgetMs', arg: 'ms', min: 1,
-    unit: 'milliseconds', default: 60_000, description: 'Longest time one property may run, in milliseconds; it then stops and reports the runs completed' },
+    unit: 'milliseconds', default: 60_000, description: 'Longest time one property may run, in milliseconds; it then stops and reports the runs completed, and the verdict says PASSED (partial: …) naming the check cut short, never CONFORMANT' },
   { flag: '--list-settle-ms', env: 'WIDGET_LIST_SETTLE_MS', kind: 'int', key: 'listSettleMs', arg: 'ms', min: 0, max: 60_000,
     unit: 'milliseconds', default: 0,
     description: 'Accept a list that shows a created widget, or stops showing a deleted one, within this many milliseconds (0: lists are judged at once); every report states the window' },
   { flag: '--only', env: 'WIDGET_ONLY', kind: 'string', key: 'only', arg: 'ids', defaultText: 'every rule',
-    description: 'Rule ids or families to run, comma-separated (e.g. AUTH,PAGE-3)' },
+    description: 'Rule ids or families to run, comma-separated (e.g. AUTH,PAGE-3); the verdict of such a run is at best PASSED (partial: N of M rules), never CONFORMANT, and it exits 0 when what ran passed' },
   { flag: '--test', env: 'WIDGET_TEST', kind: 'string', key: 'testName', arg: 'text', defaultText: 'every test',
     description: 'Run only the tests whose names contain this text, or match /regex/flags (below --only, as vitest -t; --only RULE.text does both); the run is then partial' },
   { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,

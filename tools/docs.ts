@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { optionRows } from '../src/config.ts';
+import { OPTIONS, optionRows, type OptionDef } from '../src/config.ts';
 import { EXIT_CODES } from '../src/exit-codes.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { RULES } from '../src/rules.ts';
@@ -50,8 +50,39 @@ export function blocksIn(text: string): string[] {
   return [...text.matchAll(BLOCK)].map((m) => m[2]!);
 }
 
-/** Rewrites every file's generated blocks and says which files changed. */
+/** How .env.example says what a variable accepts beyond its description. */
+function envRange(def: OptionDef): string {
+  if (def.kind === 'bool') return ': true/false, yes/no, on/off, 1/0';
+  if (def.kind !== 'int' || def.max === undefined) return '';
+  return def.min === -(2 ** 31) && def.max === 2 ** 31 - 1 ? ', a 32-bit integer' : `, ${def.min} to ${def.max}`;
+}
+
+/**
+ * .env.example, whole, from OPTIONS: each variable under its description and default, so the
+ * file cannot say of an option what --help and docs/options.md do not (test/unit/config.test.ts).
+ */
+export function envExample(): string {
+  const rows = new Map(optionRows().map((r, i) => [OPTIONS[i], r]));
+  const lines = [
+    '# Widget Service conformance suite: copy to .env and fill in what you need.',
+    '# Command-line flags override environment variables, which override this file.',
+    '# Empty values count as unset, so the defaults below apply.',
+  ];
+  for (const def of OPTIONS) {
+    if (!def.env) continue;
+    const fallback = rows.get(def)?.fallback ?? '';
+    lines.push('');
+    if (def.envNote) lines.push(`# ${def.envNote}`);
+    lines.push(`# ${def.description}${envRange(def)}${fallback ? ` (default: ${fallback})` : ''}`, `${def.env}=`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Rewrites every file's generated blocks (and .env.example) and says which files changed. */
 export function syncDocs(): void {
+  const envFile = join(PROJECT_ROOT, '.env.example');
+  const envChanged = readFileSync(envFile, 'utf8') !== envExample();
+  if (envChanged) writeFileSync(envFile, envExample());
   const changed = documentationFiles().filter((file) => {
     const path = join(PROJECT_ROOT, file);
     const before = readFileSync(path, 'utf8');
@@ -59,5 +90,6 @@ export function syncDocs(): void {
     if (after !== before) writeFileSync(path, after);
     return after !== before;
   });
+  if (envChanged) changed.push('.env.example');
   process.stdout.write(changed.length === 0 ? 'docs: every generated block is up to date\n' : `docs: rewrote ${changed.join(', ')}\n`);
 }

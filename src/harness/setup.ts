@@ -5,10 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { consoleSafe } from '../report/console.ts';
 import { deleteCreated, runContext } from './context.ts';
-import { heldFile, profileFile, statsFile } from './worker-to-runner.ts';
+import { heldFile, profileFile, recordLiveRequests, statsFile } from './worker-to-runner.ts';
 import { registerCommandRunner } from './renewal.ts';
 import { runTokenCommand } from '../client/token-command.ts';
 
@@ -24,6 +24,17 @@ beforeEach((ctx) => {
       if (error.stack !== undefined) error.stack = consoleSafe(error.stack);
     }
   });
+});
+
+// The runner's progress line counts requests as tests end (cli/run/progress-reporter.ts): at most
+// once a second, a few bytes, so a run of thousands of tests writes little.
+let liveWritten = 0;
+afterEach(() => {
+  if (Date.now() - liveWritten < 1000) return;
+  liveWritten = Date.now();
+  const ctx = runContext();
+  mkdirSync(ctx.settings.statsDir, { recursive: true });
+  recordLiveRequests(ctx.settings.statsDir, ctx.id, ctx.http.stats.requests);
 });
 
 afterAll(async () => {

@@ -94,3 +94,25 @@ export function renewedTokens(dir: string): Array<{ account: string; token: stri
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { account: string; token: string });
 }
+
+const LIVE = '.live';
+
+/** Records how many requests a worker has sent so far, for the runner's progress line (written as tests end). */
+export function recordLiveRequests(dir: string, worker: string, requests: number): void {
+  writeFileSync(join(dir, `${worker}${LIVE}`), String(requests));
+}
+
+/** Requests every worker has sent so far, as they last recorded it; 0 when none has yet. */
+export function liveRequests(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const f of readdirSync(dir).filter((n) => n.endsWith(LIVE))) {
+    try {
+      const n = Number(readFileSync(join(dir, f), 'utf8'));
+      if (Number.isFinite(n)) total += n;
+    } catch {
+      // Being rewritten this instant: counted at the next line.
+    }
+  }
+  return total;
+}

@@ -1,6 +1,6 @@
 /**
  * badge.svg: a shields-style badge for a project README, "widget-conformance 0.1.0 |
- * conformant" or "| 3 failing". Plain SVG with no script, link, font or image, so it shows the
+ * CONFORMANT" or "| NOT CONFORMANT: 3 failing": the verdict's own word (verdict.ts). Plain SVG with no script, link, font or image, so it shows the
  * same wherever it is embedded. Widths come from a per-character estimate: a badge must not
  * depend on the fonts of the machine that draws it.
  */
@@ -9,17 +9,21 @@ import type { RunReport } from './model.ts';
 
 const COLOUR = { good: '#1a7f37', bad: '#cf222e', unsure: '#8250df', partial: '#9a6700', label: '#555' } as const;
 
-/** The badge's right half: what a reader of the README needs to know about the last run. */
+/** The badge's right half: the verdict's own word (verdict.ts), with the count of failing rules beside NOT CONFORMANT. */
 export function badgeStatus(report: RunReport): { text: string; colour: string } {
+  const { word } = report.verdictDetail;
   const failing = report.rules.filter((r) => r.outcome === 'fail').length;
-  if (failing > 0) return { text: `${failing} failing`, colour: COLOUR.bad };
-  if (report.verdict === 'interrupted' || report.verdict === 'incomplete') return { text: report.verdict, colour: COLOUR.unsure };
-  // No second account: the isolation rules were not run, and the badge names them.
-  if (report.verdict === 'partial' && report.notRun?.length) return { text: `partial: ${report.notRun.join(' ')} not run`, colour: COLOUR.partial };
-  // A run of some rules says nothing of the rest: never "conformant" on a partial run.
-  if (report.partial) return { text: `partial: ${report.rules.length} of ${report.catalogue.rules} rules pass`, colour: COLOUR.partial };
-  if (report.verdict === 'conformant') return { text: 'conformant', colour: COLOUR.good };
-  return { text: report.verdict, colour: COLOUR.bad };
+  switch (report.verdict) {
+    case 'conformant':
+      return { text: word, colour: COLOUR.good };
+    case 'partial':
+      // A run of some rules says nothing of the rest: never "conformant" on a partial run.
+      return { text: word, colour: COLOUR.partial };
+    case 'not-conformant':
+      return { text: failing > 0 ? `${word}: ${failing} failing` : word, colour: COLOUR.bad };
+    default:
+      return { text: word, colour: COLOUR.unsure };
+  }
 }
 
 /** Approximate width of text in 11 px Verdana: wide letters count more, so the text fits. */

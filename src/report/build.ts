@@ -1,8 +1,8 @@
 /** Builds the run's report from the outcomes the runner collected. */
 import type { Outcome, RunOutcomes } from './model.ts';
 import type { ClientStats } from '../http/client.ts';
-import { emptyCounts, type CleanupReport, type RunReport } from './model.ts';
-import { verdictOf } from './verdict.ts';
+import { emptyCounts, type CleanupReport, type RuleReport, type RunReport } from './model.ts';
+import { runVerdict } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
 import { RULES } from '../rules.ts';
 import { headlineOf, rootCauses } from './root-causes.ts';
@@ -55,12 +55,42 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
       return { id: r.rule.id, outcome: r.outcome, dependsOn, ...(headline ? { headline } : {}), ...(r.intermittent ? { intermittent: true } : {}) };
     }),
   );
+  const rules: RuleReport[] = outcomes.rules.map((r) => ({
+    id: r.rule.id,
+    level: r.rule.level,
+    section: r.rule.section,
+    statement: r.rule.statement,
+    basis: r.rule.basis,
+    outcome: r.outcome,
+    ...(baselineIds?.has(r.rule.id) ? { baselined: true } : {}),
+    ...(causes.inconclusive.has(r.rule.id) ? { inconclusive: causes.inconclusive.get(r.rule.id) } : {}),
+    ...(r.intermittent ? { intermittent: true } : {}),
+    ...(r.secondAttempt ? { secondAttempt: r.secondAttempt } : {}),
+    tests: r.tests.map((t) => ({
+      title: t.title,
+      file: t.file,
+      outcome: t.outcome,
+      durationMs: t.durationMs,
+      ...(t.failures.length ? { failures: t.failures } : {}),
+      ...(t.outcome === 'error' || t.outcome === 'inconclusive' ? { errors: t.messages } : {}),
+      ...(t.dependsOn ? { dependsOn: t.dependsOn } : {}),
+      ...(t.seenBy ? { seenBy: t.seenBy } : {}),
+      ...(t.warnings.length ? { warnings: t.warnings } : {}),
+      ...(t.skipReason ? { skipReason: t.skipReason } : {}),
+      ...(t.runs ? { runs: t.runs } : {}),
+      ...(t.rerun ? { rerun: t.rerun } : {}),
+    })),
+  }));
+  // Computed once, from the rules as reported: every format prints this value (verdict.ts).
+  const narrowed = (info.selection?.test?.length ?? 0) > 0 || info.selection?.lastFailed === true;
+  const verdict = runVerdict({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, rules, catalogue: RULES, ...(info.notRun ? { notRun: info.notRun } : {}), ...(narrowed ? { narrowed: true } : {}) });
   return {
     suite: 'widget-conformance',
     suiteVersion: info.suiteVersion,
     interfaceVersion: INTERFACE_VERSION,
     catalogue: { hash: catalogueHash(RULES), rules: RULES.length },
     implementation: info.implementation ?? hostOf(info.baseUrl),
+    // Data: rules of the catalogue absent or not run, or tests narrowed by a name filter. The verdict (verdictDetail) also counts checks cut short.
     partial: RULES.some((rule) => !outcomes.rules.some((r) => r.rule.id === rule.id)) || (info.notRun?.length ?? 0) > 0
       || (info.selection?.test?.length ?? 0) > 0 || info.selection?.lastFailed === true,
     ...(info.selection ? { selection: info.selection } : {}),
@@ -77,7 +107,8 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     rateLimitWaitMs: info.stats.rateLimitWaitMs,
     refused: info.stats.refused ?? 0,
     pacedRate: info.stats.pacedRate ?? null,
-    verdict: verdictOf({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, ...(info.notRun ? { notRun: info.notRun } : {}) }),
+    verdict: verdict.kind,
+    verdictDetail: verdict,
     gate: { passed: info.exitCode === 0, knownFailures },
     exitCode: info.exitCode,
     strict: info.strict,
@@ -91,32 +122,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
           },
         }
       : {}),
-    rules: outcomes.rules.map((r) => ({
-      id: r.rule.id,
-      level: r.rule.level,
-      section: r.rule.section,
-      statement: r.rule.statement,
-      basis: r.rule.basis,
-      outcome: r.outcome,
-      ...(baselineIds?.has(r.rule.id) ? { baselined: true } : {}),
-      ...(causes.inconclusive.has(r.rule.id) ? { inconclusive: causes.inconclusive.get(r.rule.id) } : {}),
-      ...(r.intermittent ? { intermittent: true } : {}),
-      ...(r.secondAttempt ? { secondAttempt: r.secondAttempt } : {}),
-      tests: r.tests.map((t) => ({
-        title: t.title,
-        file: t.file,
-        outcome: t.outcome,
-        durationMs: t.durationMs,
-        ...(t.failures.length ? { failures: t.failures } : {}),
-        ...(t.outcome === 'error' || t.outcome === 'inconclusive' ? { errors: t.messages } : {}),
-        ...(t.dependsOn ? { dependsOn: t.dependsOn } : {}),
-        ...(t.seenBy ? { seenBy: t.seenBy } : {}),
-        ...(t.warnings.length ? { warnings: t.warnings } : {}),
-        ...(t.skipReason ? { skipReason: t.skipReason } : {}),
-        ...(t.runs ? { runs: t.runs } : {}),
-        ...(t.rerun ? { rerun: t.rerun } : {}),
-      })),
-    })),
+    rules,
     rootCauses: causes.groups,
     suiteErrors: outcomes.suiteErrors,
     cleanup: info.cleanup,

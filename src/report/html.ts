@@ -10,7 +10,7 @@ import { formatExchange, type Exchange } from '../http/exchange.ts';
 import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 import { bySection } from './sections.ts';
-import { gatePassedNote, notRunNote } from './verdict.ts';
+import { cutShortNote, isCutShort } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
 import { CONSOLE_UNSAFE, visibleEscape } from './console.ts';
 import { PROFILE_STYLE, profileHtml, settleNoticeHtml } from './profile-html.ts';
@@ -23,12 +23,13 @@ export function escapeHtml(text: string): string {
   return text.replace(CONSOLE_UNSAFE, visibleEscape).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-const VERDICT: Record<RunReport['verdict'], { label: string; css: string }> = {
-  conformant: { label: 'Conformant', css: 'o-pass' },
-  'not-conformant': { label: 'Not conformant', css: 'o-fail' },
-  partial: { label: 'Partial: not every rule was run', css: 'o-warn' },
-  incomplete: { label: 'Incomplete: the suite could not complete', css: 'o-error' },
-  interrupted: { label: 'Interrupted', css: 'o-error' },
+/** The heading's colour by verdict; its words are the verdict's own (verdict.ts). */
+const VERDICT_CSS: Record<RunReport['verdict'], string> = {
+  conformant: 'o-pass',
+  'not-conformant': 'o-fail',
+  partial: 'o-warn',
+  incomplete: 'o-error',
+  interrupted: 'o-error',
 };
 
 const OUTCOME_LABEL: Record<Outcome, string> = { pass: 'passed', fail: 'failed', warn: 'warning', skip: 'skipped', error: 'suite error', inconclusive: 'inconclusive' };
@@ -128,12 +129,18 @@ function why(report: RunReport): string {
   return parts.join(' · ');
 }
 
+/** "(cut short: 32 of 50 runs …)" for a rule that passed with a check cut short; empty otherwise. */
+function cutShortOf(report: RunReport, rule: string): string {
+  const cut = report.verdictDetail.cutShort.filter((c) => c.rule === rule);
+  return cut.length === 0 ? '' : ` (${cut.map((c) => cutShortNote(c.runs)).join('; ')})`;
+}
+
 function grid(report: RunReport): string {
   const present = (['pass', 'fail', 'warn', 'inconclusive', 'error', 'skip'] as const).filter((o) => report.rules.some((r) => r.outcome === o));
   const legend = `<p class="legend">${present.map((o) => `<span class="o-${o}"><i></i>${OUTCOME_MARK[o]} ${OUTCOME_LABEL[o]}</span>`).join('')}${report.rules.some((r) => r.baselined) ? '<span>dashed: in the baseline</span>' : ''}</p>`;
   const rows = bySection(report.rules)
     .map(([section, rules]) => `<div class="section">${escapeHtml(section)}</div><div class="cells">${rules
-      .map((r) => `<a class="cell o-${r.outcome}${r.baselined ? ' baselined' : ''}" href="#${r.id}" title="${escapeHtml(`${r.id} (${r.level}, ${r.section}): ${r.statement}`)}"><b>${r.id}</b>${OUTCOME_MARK[r.outcome]} ${r.level} ${OUTCOME_LABEL[r.outcome]}${r.intermittent ? ' (intermittent)' : ''}${r.baselined ? ' (baseline)' : ''}</a>`)
+      .map((r) => `<a class="cell o-${r.outcome}${r.baselined ? ' baselined' : ''}" href="#${r.id}" title="${escapeHtml(`${r.id} (${r.level}, ${r.section}): ${r.statement}`)}"><b>${r.id}</b>${OUTCOME_MARK[r.outcome]} ${r.level} ${OUTCOME_LABEL[r.outcome]}${escapeHtml(cutShortOf(report, r.id))}${r.intermittent ? ' (intermittent)' : ''}${r.baselined ? (r.outcome === 'fail' ? ' (known failure, in the baseline)' : ' (baseline)') : ''}</a>`)
       .join('')}</div>`)
     .join('');
   return `${legend}<div class="grid">${rows}</div>`;
@@ -178,7 +185,7 @@ function failureDetail(f: FailureReport, showExchanges: boolean): string {
 
 /** One test of a rule; only the first failure of a rule shows its exchanges open, the rest fold them. */
 function testDetail(t: TestReport, first: boolean): string {
-  const parts = [`<div class="test"><div class="test-title">${escapeHtml(t.title)}<span class="where">${OUTCOME_LABEL[t.outcome]} · ${t.durationMs} ms${t.runs ? ` · runs ${escapeHtml(t.runs)}` : ''}</span></div>`];
+  const parts = [`<div class="test"><div class="test-title">${escapeHtml(t.title)}<span class="where">${OUTCOME_LABEL[t.outcome]} · ${t.durationMs} ms${t.runs ? ` · runs ${escapeHtml(t.runs)}${(t.outcome === 'pass' || t.outcome === 'warn') && isCutShort(t.runs) ? ` · ${escapeHtml(cutShortNote(t.runs))}` : ''}` : ''}</span></div>`];
   if (t.rerun !== undefined) parts.push(`<pre class="curl rerun" title="rerun this test: export WIDGET_TOKEN (and WIDGET_SECOND_TOKEN) first">${escapeHtml(t.rerun)}</pre>`);
   for (const [i, f] of (t.failures ?? []).entries()) parts.push(failureDetail(f, first && i === 0));
   for (const e of t.errors ?? []) parts.push(`<pre class="message">${escapeHtml(e)}</pre>`);
@@ -223,10 +230,9 @@ function problemsHeading(problems: readonly RuleReport[]): string {
 
 /** Renders the report as one self-contained HTML page. */
 export function renderHtml(report: RunReport): string {
-  const base = VERDICT[report.verdict];
-  // Not conformant, though the gate passed: the heading says both, so no one reads exit 0 as conformance.
-  const verdict = report.verdict === 'not-conformant' && report.gate.passed ? { ...base, label: `${base.label} (${gatePassedNote(report.gate.knownFailures)})` }
-    : report.verdict === 'partial' && report.notRun ? { ...base, label: `${base.label} (${notRunNote(report.notRun)})` } : base;
+  // The verdict's own headline (not conformant, though the gate passed, says both), and why.
+  const verdict = { label: report.verdictDetail.headline, css: VERDICT_CSS[report.verdict] };
+  const reasons = report.verdictDetail.reasons;
   const problems = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'inconclusive');
   const warnings = report.rules.filter((r) => r.outcome === 'warn');
   const skipped = report.rules.filter((r) => r.outcome === 'skip');
@@ -237,6 +243,7 @@ export function renderHtml(report: RunReport): string {
 <title>Widget Service conformance: ${escapeHtml(verdict.label)}</title><style>${STYLE}${PROFILE_STYLE}</style></head>
 <body><header class="${verdict.css}"><h1>${escapeHtml(verdict.label)}</h1>
 <p class="why">${why(report)}</p>
+<p class="verdict-label">Verdict: ${escapeHtml(report.verdictDetail.label)}</p>${reasons.length > 1 ? `<ul class="verdict-reasons">${reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
 <p class="meta">Target ${escapeHtml(report.target)}${report.target === report.baseUrl ? '' : ` (${escapeHtml(report.baseUrl)})`} · implementation ${escapeHtml(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict: SHOULD violations fail' : ''} · exit code ${report.exitCode}</p></header>
 <main><p class="counts">${counts(report)}</p>
 ${settleNoticeHtml(report)}

@@ -15,6 +15,7 @@
  */
 import type { FailureReport, RuleReport, RunReport, TestReport } from './model.ts';
 import { settleWindowLine } from './profile-md.ts';
+import { cutShortNote, isCutShort } from './verdict.ts';
 
 /** Characters XML 1.0 cannot carry at all (controls but tab, newline and return; lone surrogates; U+FFFE/F). */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -99,9 +100,11 @@ function verdictElement(rule: RuleReport, test: TestReport): string {
       return `<system-out>${xmlText(lines.join('\n'))}</system-out>`;
     }
     case 'pass':
-      return '';
+      // A check cut short by its time budget passed what ran: it says how much, where it is shown passing.
+      return isCutShort(test.runs) ? `<system-out>${xmlText(`${rule.id} passed, ${cutShortNote(test.runs as string)}`)}</system-out>` : '';
   }
 }
+
 
 /** The second attempt of a rechecked rule, as text. */
 function secondAttemptText(rule: RuleReport): string {
@@ -159,7 +162,9 @@ export function renderJunit(report: RunReport): string {
   const add = (c: Counts): void => void (Object.keys(total) as Array<keyof Counts>).forEach((k) => (total[k] += c[k]));
   // A verdict reached with a settle window says so wherever it is read (profile-md.ts).
   const settle = settleWindowLine(report.profile?.listSettleMs);
-  const run: Array<[string, string]> = settle ? [['list-settle-ms', settle]] : [];
+  // The verdict as every format says it (verdict.ts), on every suite a dashboard may read alone.
+  const run: Array<[string, string]> = [['verdict', report.verdictDetail.headline], ['verdict.kind', report.verdict], ['verdict.label', oneLine(report.verdictDetail.label)]];
+  if (settle) run.push(['list-settle-ms', settle]);
   for (const family of families) {
     const rules = report.rules.filter((r) => familyOf(r.id) === family);
     const c = countsOf(rules);

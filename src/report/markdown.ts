@@ -4,19 +4,20 @@
  * curl commands that replay their requests; the exchanges stay in the HTML and JSON reports.
  */
 import { cleanupHeadline, type RuleReport, type RunReport } from './model.ts';
-import { gatePassedNote, notRunNote } from './verdict.ts';
+import { cutShortNote } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
 import { codeBlock, codeSpan, mdText, visibleChars } from './markdown-text.ts';
 import { profileMarkdown, settleWindowLine } from './profile-md.ts';
 
 const ICON: Record<string, string> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', inconclusive: '❔' };
 
-const VERDICT: Record<RunReport['verdict'], string> = {
-  conformant: '✅ Conformant',
-  'not-conformant': '❌ Not conformant',
-  partial: '⚠️ Partial: not every rule was run',
-  incomplete: '💥 Incomplete: the suite could not complete',
-  interrupted: '⏹️ Interrupted',
+/** The icon beside the verdict's word; the words themselves are the verdict's (verdict.ts). */
+const VERDICT_ICON: Record<RunReport['verdict'], string> = {
+  conformant: '✅',
+  'not-conformant': '❌',
+  partial: '⚠️',
+  incomplete: '💥',
+  interrupted: '⏹️',
 };
 
 /** The suite's own words (a title, a section), escaped. */
@@ -57,6 +58,20 @@ function replays(report: RunReport): string[] {
   return ['', '### Replay', '', 'Each failing test with the command that reruns it and a replay of its requests; both read the tokens from the environment: `export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=…` first.', ...out];
 }
 
+/** What kept the run from a full verdict, one bullet each (the label says it in one line too). */
+function verdictReasons(report: RunReport): string[] {
+  const reasons = report.verdictDetail.reasons;
+  return reasons.length > 1 ? ['', ...reasons.slice(0, 20).map((r) => `- ${inline(r, 300)}`)] : [];
+}
+
+/** Checks that passed on fewer runs than asked: shown where passes are, with how much ran. */
+function cutShortRows(report: RunReport): string[] {
+  return report.verdictDetail.cutShort.map((c) => {
+    const rule = report.rules.find((r) => r.id === c.rule);
+    return `| ⏱️ | ${c.rule} (passed, ${inline(cutShortNote(c.runs), 120)}) | ${rule?.level ?? ''} | ${inline(rule?.section ?? '', 40)} | ${inline(c.test, 160)} |`;
+  });
+}
+
 /** Renders the report as Markdown. */
 export function renderMarkdown(report: RunReport): string {
   const count = (level: 'MUST' | 'SHOULD'): string => {
@@ -64,7 +79,12 @@ export function renderMarkdown(report: RunReport): string {
     return `${level}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.inconclusive} inconclusive, ${c.error} errored, ${c.skip} skipped`;
   };
   const lines = [
-    `## Widget Service conformance: ${VERDICT[report.verdict]}${report.verdict === 'not-conformant' && report.gate.passed ? ` (${gatePassedNote(report.gate.knownFailures)})` : ''}${report.verdict === 'partial' && report.notRun ? ` (${notRunNote(report.notRun)})` : ''}`,
+    // The headline is the suite's fixed words and counts (verdict.ts), never server text: shown as it is, the same word as every format.
+    `## Widget Service conformance: ${VERDICT_ICON[report.verdict]} ${report.verdictDetail.headline.replace(/[^\w ():,.-]/g, '')}`,
+    '',
+    // The label too is the suite's words, rule ids and counts only (verdict.ts): markup characters dropped, the rest as it is.
+    `Verdict: ${report.verdictDetail.label.replace(/[^\w ():;,.-]/g, '')}`,
+    ...verdictReasons(report),
     '',
     `Target: ${server(report.target)} · implementation ${server(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict' : ''}`,
     '',
@@ -77,13 +97,16 @@ export function renderMarkdown(report: RunReport): string {
   const groups = (report.rootCauses ?? []).filter((g) => g.explains.length > 0);
   if (groups.length > 0) lines.push('', '### Failures by root cause', '', ...groups.map((g) => `- ${server(groupLine(g), 600)}`));
   const notPassing = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'warn' || r.outcome === 'inconclusive');
-  if (notPassing.length > 0) {
+  const cutShort = cutShortRows(report);
+  if (notPassing.length > 0 || cutShort.length > 0) {
     lines.push('', '| | Rule | Level | Section | What happened |', '|---|---|---|---|---|');
     for (const r of notPassing) {
       const mark = r.baselined && r.outcome === 'fail' ? '🔕' : ICON[r.outcome];
       const second = r.intermittent ? ` (intermittent: ${r.secondAttempt?.outcome === 'pass' ? 'passed' : (r.secondAttempt?.outcome ?? '')} on the second attempt, same seed)` : '';
-      lines.push(`| ${mark} | ${r.id}${r.baselined ? ' (baseline)' : ''}${second} | ${r.level} | ${inline(r.section, 40)} | ${firstFailure(r) || inline(r.statement)} |`);
+      const known = r.baselined && r.outcome === 'fail' ? ' (known failure, in the baseline)' : r.baselined ? ' (baseline)' : '';
+      lines.push(`| ${mark} | ${r.id}${known}${second} | ${r.level} | ${inline(r.section, 40)} | ${firstFailure(r) || inline(r.statement)} |`);
     }
+    lines.push(...cutShort);
   }
   if (report.baseline?.nowPassing.length) lines.push('', `Baseline rules that now pass (remove them from ${server(report.baseline.file)}): ${report.baseline.nowPassing.join(', ')}`);
   const skipped = report.rules.filter((r) => r.outcome === 'skip');

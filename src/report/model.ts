@@ -68,7 +68,27 @@ export interface RunOutcomes {
   readonly suiteErrors: string[];
 }
 
+/**
+ * conformance.json's `verdict`: `conformant` only when every MUST rule of the catalogue ran in
+ * full and passed; `partial` when every rule run passed but not every rule ran in full (--only,
+ * rules not run, checks cut short); `not-conformant` when a rule failed, baseline or not;
+ * `incomplete` with no verdict (a setup problem, suite errors); `interrupted` by a signal.
+ */
 export type Verdict = 'conformant' | 'not-conformant' | 'partial' | 'incomplete' | 'interrupted';
+
+/** The verdict as printed (report/verdict.ts RunVerdict). */
+export interface VerdictDetail {
+  readonly kind: Verdict;
+  readonly word: string;
+  /** The word, and beside a gate that passed over known failures, that note: the reports' heading. */
+  readonly headline: string;
+  readonly label: string;
+  readonly reasons: readonly string[];
+  readonly rulesInCatalogue: number;
+  readonly rulesRunInFull: number;
+  readonly rulesNotRun: readonly string[];
+  readonly cutShort: ReadonlyArray<{ readonly rule: string; readonly test: string; readonly runs: string }>;
+}
 
 /** One failure of a test: the expectation beside what was received, and the HTTP exchanges. */
 export interface FailureReport {
@@ -182,6 +202,8 @@ export interface RunReport {
   readonly pacedRate: number | null;
   /** "not-conformant" whenever a rule failed, even one the baseline expects (see verdict.ts). */
   readonly verdict: Verdict;
+  /** The verdict as every format prints it: its word, label and reasons, computed once (verdict.ts runVerdict). */
+  readonly verdictDetail: VerdictDetail;
   /** The exit code's side: whether the run passed the gate, and over how many failures the baseline expects. */
   readonly gate: { readonly passed: boolean; readonly knownFailures: number };
   readonly exitCode: number;

@@ -141,7 +141,7 @@ describe('conformance.html in headless Chromium, after a run against a hostile, 
         expect(box!.y + box!.height, `${what}: bottom within the first ${VIEWPORT.height} px`).toBeLessThanOrEqual(VIEWPORT.height);
         expect(box!.x + box!.width, `${what}: within the ${VIEWPORT.width} px width`).toBeLessThanOrEqual(VIEWPORT.width);
       };
-      await inFirstScreen('the verdict', page.getByText('Not conformant', { exact: true }));
+      await inFirstScreen('the verdict', page.getByText('NOT CONFORMANT', { exact: true }));
       // The first failure on the page is the first failing rule of the report, in catalogue order.
       const block = page.locator('details[data-rule]').first();
       expect(await block.getAttribute('data-rule'), 'the first failure shown').toBe(FAILING_RULE);

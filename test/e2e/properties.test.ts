@@ -31,7 +31,7 @@ describe.concurrent('property rules', () => {
           expect(rule?.tests.flatMap((t) => t.dependsOn ?? []), explain(run)).toContain(explainer);
         }
         if (deferring.length > 0) return;
-        // vitest prints failures on stderr.
+        // The console prints each failure once, its replay command whole (report/console-report.ts).
         const output = run.stdout + run.stderr;
         expect(output, 'the failure carries a replay command').toContain('replay: npx widget-conformance --base-url');
         // Never the tokens on the command line: npm would echo them, and the suite reads them from the environment.

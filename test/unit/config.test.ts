@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.ts';
-import { ConfigError, envFilePath, helpText, OPTIONS, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../src/config.ts';
+import { ConfigError, envFilePath, helpText, OPTIONS, optionRows, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../src/config.ts';
+import { envExample } from '../../tools/docs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'widget-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -485,6 +486,17 @@ describe('documentation', () => {
       if (o.kind === 'int' && o.default !== undefined) expect(help).toMatch(new RegExp(`${o.env}\\s+${o.default}\\n`));
     }
     expect(help).toContain('-h, --help');
+  });
+
+  it('.env.example is generated from OPTIONS, whole (npm run docs rewrites it): no description, range or default of its own', () => {
+    const text = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    expect(text, '.env.example is out of date: run npm run docs').toBe(envExample());
+  });
+
+  it('no option text says that without a second token the isolation checks are skipped: the run stops with exit 2', () => {
+    const texts = [helpText(), envExample(), ...optionRows().map((r) => `${r.fallback} ${r.description}`)];
+    for (const text of texts) expect(text).not.toMatch(/isolation (checks|rules) (are )?skipped/i);
+    expect(optionRows().find((r) => r.usage.startsWith('--second-token '))?.fallback).toMatch(/exit 2/);
   });
 
   it('.env.example lists every variable, each under a comment that starts with its description', () => {

@@ -134,14 +134,15 @@ describe('the probe says what the server really sent', () => {
 });
 
 describe('a run without the second account is never conformant', () => {
-  it('exit 0 with rules not run is PARTIAL; the badge names them', () => {
+  it('exit 0 with rules not run is PASSED (partial), in the badge too; the reasons name them', () => {
     expect(verdictOf({ interrupted: false, exitCode: 0, knownFailures: 0, notRun: ['ISO-1', 'ISO-2'] })).toBe('partial');
     expect(verdictOf({ interrupted: false, exitCode: 0, knownFailures: 0 })).toBe('conformant');
     expect(verdictOf({ interrupted: false, exitCode: 1, knownFailures: 0, notRun: ['ISO-1'] })).toBe('not-conformant');
     const report = reportOf(outcomesOf([testOf('CRUD-1', 'pass')]), { exitCode: 0, notRun: ['ISO-1', 'ISO-2'] });
     expect(report.verdict).toBe('partial');
     expect(report.partial).toBe(true);
-    expect(badgeStatus(report).text).toBe('partial: ISO-1 ISO-2 not run');
+    expect(badgeStatus(report).text).toBe(`PASSED (partial: 1 of ${RULES.length} rules)`);
+    expect(report.verdictDetail.reasons).toContain('ISO-1, ISO-2 not run: no second account (--without-second-token)');
     expect(formatIssues(validateSchema('conformance-report', report))).toBe('');
   });
 });

@@ -46,6 +46,8 @@ import { runnerAccounts } from './runner-accounts.ts';
 import { secretWarnings } from './secret-warnings.ts';
 import { sumStats, totalStats } from './stats.ts';
 import { renderSummary } from './summary.ts';
+import { settleColour } from './colour.ts';
+import type { Paint } from '../../report/console-report.ts';
 import { chooseTarget, type Target } from './target.ts';
 import { guardVerdict, NO_VERDICT_EXIT } from './verdict-guard.ts';
 import { removeStaleReports, writeReports, type Leak } from './write-reports.ts';
@@ -169,6 +171,8 @@ interface Run {
   readonly accounts: readonly WidgetApi[];
   /** Records the runner's own answers (the first contact's) for the profile. */
   readonly runnerProfile: RunnerProfile;
+  /** The console's colours: none under NO_COLOR or FORCE_COLOR=0 (colour.ts). */
+  readonly paint: Paint;
 }
 
 /**
@@ -177,6 +181,8 @@ interface Run {
  */
 async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'started' | 'reportDir'>): Promise<Run> {
   const { options, config, started, reportDir } = start;
+  // Before vitest is loaded: its colour library reads the environment once (colour.ts).
+  const paint = settleColour();
   const statsDir = mkdtempSync(join(tmpdir(), 'widget-conformance-'));
   // From here on a signal stops the run in order: nothing new is created, what was created is deleted.
   const interrupt = new Interrupt(statsDir);
@@ -196,7 +202,7 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   const journal = new Journal(journalFile, (text) => redactor.text(text));
   const runnerProfile = new RunnerProfile();
   const accounts = runnerAccounts(client, target, marker, journal, runnerProfile.observe);
-  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile };
+  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile, paint };
 }
 
 /** Releases what the run holds, however it ended: the stats folder, the runner's client, the embedded server. */
@@ -342,32 +348,23 @@ function exitCodeAfter(run: Run, findings: Findings, written: { problems: string
   return exitCode;
 }
 
-/** The console's end-of-run summary. */
+/** The console's end-of-run output: the findings, the summary and the verdict, from the report. */
 function summaryOf(run: Run, findings: Findings, report: RunReport, files: readonly string[]): string {
   const { config, options } = run;
-  const { outcomes, stats, cleanup } = findings;
-  return renderSummary(outcomes, {
-    implementation: report.implementation,
-    rootCauses: report.rootCauses ?? [],
-    inconclusive: new Map(report.rules.filter((r) => r.inconclusive).map((r) => [r.id, r.inconclusive?.note ?? ''])),
-    target: run.target.label,
-    requests: stats.requests,
-    retries: stats.retries,
-    waitMs: stats.rateLimitWaitMs,
-    refused: stats.refused,
-    ...(stats.slots === undefined ? {} : { slots: stats.slots }),
-    ...(stats.pacedRate === undefined ? {} : { pacedRate: stats.pacedRate }),
-    ...(config.maxRate === undefined ? {} : { maxRate: config.maxRate }),
-    seconds: (Date.now() - run.started.getTime()) / 1000,
-    reports: files.map((f) => displayPath(f, options.directory)),
-    settingsFile: options.envFile ?? `none (no .env in ${options.directory})`,
-    ...(report.baseline ? { baseline: report.baseline } : {}),
-    exitCode: findings.exitCode,
-    ...(run.notRun.length > 0 ? { notRun: run.notRun } : {}),
-    cleanup: describeCleanup(cleanup, cleanup.verified ? undefined : displayPath(run.journalFile, options.directory)),
-    listSettleMs: config.listSettleMs,
-    ...(report.profile ? { profile: report.profile } : {}),
-  });
+  const { stats, cleanup } = findings;
+  return renderSummary(
+    report,
+    {
+      ...(stats.slots === undefined ? {} : { slots: stats.slots }),
+      ...(config.maxRate === undefined ? {} : { maxRate: config.maxRate }),
+      seconds: (Date.now() - run.started.getTime()) / 1000,
+      reports: files.map((f) => displayPath(f, options.directory)),
+      settingsFile: options.envFile ?? `none (no .env in ${options.directory})`,
+      cleanup: describeCleanup(cleanup, cleanup.verified ? undefined : displayPath(run.journalFile, options.directory)),
+      listSettleMs: config.listSettleMs,
+    },
+    run.paint,
+  );
 }
 
 /** The run, step by step; resolves with its exit code (usage errors exit 2 on the spot). */

@@ -32,19 +32,22 @@ export async function runTests(run: TestRun): Promise<RunOutcomes> {
   // once a token stopped working or the target refused requests past the wait budget. Its widgets are the run's: the final cleanup covers them.
   const recheck = rulesToRecheck(first);
   if (recheck.size === 0 || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir) || refusedBeyondBudget(run.statsDir)) return first;
+  // One line here; what it showed is one line under each finding at the end (console-report.ts).
   process.stdout.write(`Second attempt (same seed) at ${[...recheck].join(', ')}: is each failure steady or intermittent?\n`);
-  const second = await attempt(run, recheck);
+  const second = await attempt(run, recheck, 'second attempt');
   return run.interrupt.signal === undefined ? withSecondAttempt(first, second) : first;
 }
 
 /** One vitest run over the selected rules' tests (all when `only` is absent), closed once its outcomes are read. */
-async function attempt(run: TestRun, only: ReadonlySet<string> | undefined): Promise<RunOutcomes> {
+async function attempt(run: TestRun, only: ReadonlySet<string> | undefined, progressLabel?: string): Promise<RunOutcomes> {
   const { runSuites } = await import('./run-vitest.ts');
   // The test filters hold on the second attempt too: it reruns the selected tests of the rules that broke.
   const selection: Selection = { ...(run.selection ?? {}), ...(only ? { rules: only } : {}) };
   const narrowed = narrowsTests(selection);
   const vitest = await runSuites({
     settings: run.settings,
+    ...(only ? { only } : {}),
+    ...(progressLabel ? { progressLabel } : {}),
     ...(only || narrowed ? { testNamePattern: testNamePattern(selection) } : {}),
     onStart: (v) => run.interrupt.adopt(v),
   });

@@ -7,7 +7,7 @@ import { join, sep } from 'node:path';
 import { BaseSequencer, createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import type { SuiteSettings } from '../../harness/settings.ts';
 import { codePath, PROJECT_ROOT, SUITES_GLOB } from '../../paths.ts';
-import { SetupAwareReporter } from './quiet-reporter.ts';
+import { ProgressReporter } from './progress-reporter.ts';
 import { ADAPTIVE_MAX_SLOTS } from '../../http/client.ts';
 
 export interface VitestRunOptions {
@@ -18,6 +18,10 @@ export interface VitestRunOptions {
   readonly testNamePattern?: RegExp;
   /** Called with the instance as soon as it exists, so a signal can cancel the run. */
   readonly onStart?: (vitest: Vitest) => void;
+  /** Said at the start of each progress line ("second attempt"). */
+  readonly progressLabel?: string;
+  /** The rules of the run (--only, or the second attempt's), for the progress line's counts. */
+  readonly only?: ReadonlySet<string>;
 }
 
 /**
@@ -63,8 +67,9 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       setupFiles: [codePath('src/harness/setup.ts')],
       provide: { suiteSettings: settings },
       // No junit reporter: the runner writes junit.xml from its own report (report/junit.ts), valid
-      // for CI tools and honest about tests that never ran.
-      reporters: [new SetupAwareReporter(settings.statsDir)],
+      // for CI tools and honest about tests that never ran. No default reporter either: the
+      // runner prints each finding once at the end (summary.ts); during the tests, progress only.
+      reporters: [ProgressReporter.forRun(settings.statsDir, { ...(options.progressLabel ? { label: options.progressLabel } : {}), ...(options.only ? { only: options.only } : {}) })],
       pool: 'threads',
       maxWorkers: 1,
       isolate: false,

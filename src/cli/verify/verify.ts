@@ -15,6 +15,7 @@ import { catalogueHash } from '../../report/catalogue-hash.ts';
 import { renderHar } from '../../report/har.ts';
 import { renderHtml } from '../../report/html.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
+import { runVerdict } from '../../report/verdict.ts';
 import type { RunReport } from '../../report/model.ts';
 import { RULES } from '../../rules.ts';
 import { InputError, MAX_REPORT_BYTES, parseJson, readBounded, reportIssues } from '../shared/read-report.ts';
@@ -112,6 +113,9 @@ function consistencyProblems(report: RunReport): string[] {
   }
   const failing = report.rules.filter((r) => r.outcome === 'fail');
   if (failing.length > 0 && report.verdict === 'conformant') problems.push(`verdict conformant, but rules fail: ${failing.map((r) => r.id).join(', ')}`);
+  // The verdict every format prints, computed again from the rules: the same word, or the bundle was altered.
+  const again = runVerdict({ interrupted: report.verdict === 'interrupted', exitCode: report.exitCode, knownFailures: report.gate.knownFailures, rules: report.rules, catalogue: RULES, ...(report.notRun ? { notRun: report.notRun } : {}) });
+  if (report.verdictDetail && (again.kind !== report.verdict || again.headline !== report.verdictDetail.headline)) problems.push(`the verdict says ${report.verdictDetail.headline} (${report.verdict}), but its rules give ${again.headline} (${again.kind})`);
   if (report.gate.passed !== (report.exitCode === 0)) problems.push(`gate.passed is ${report.gate.passed} with exit code ${report.exitCode}`);
   const known = failing.filter((r) => r.baselined).length;
   if (report.gate.knownFailures !== known) problems.push(`gate.knownFailures is ${report.gate.knownFailures}, but ${known} baselined rules fail`);

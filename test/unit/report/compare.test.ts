@@ -110,12 +110,12 @@ describe('matrix rendering of hostile inputs', () => {
 });
 
 describe('badge', () => {
-  it('says conformant, N failing, or partial, with the suite version', () => {
-    expect(renderBadge(run('a').report)).toContain('>conformant<');
+  it('says the verdict\'s own word: CONFORMANT, NOT CONFORMANT with N failing, or PASSED (partial: …), with the suite version', () => {
+    expect(renderBadge(run('a').report)).toContain('>CONFORMANT<');
     const failing = renderBadge(reportOf(outcomesOf(RULES.map((r) => testOf(r.id, r.id === 'FMT-1' || r.id === 'FMT-2' ? 'fail' : 'pass'))), { exitCode: 1 }));
-    expect(failing).toContain('>2 failing<');
+    expect(failing).toContain('>NOT CONFORMANT: 2 failing<');
     expect(failing).toContain('widget-conformance 1.0.0');
-    expect(renderBadge(reportOf(outcomesOf([testOf('FMT-1', 'pass')])))).toContain(`partial: 1 of ${RULES.length} rules pass`);
+    expect(renderBadge(reportOf(outcomesOf([testOf('FMT-1', 'pass')])))).toContain(`>PASSED (partial: 1 of ${RULES.length} rules)<`);
     expect(renderBadge(run('<x>&').report)).not.toContain('<x>');
   });
 });
