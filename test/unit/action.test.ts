@@ -110,8 +110,8 @@ describe('action.yml holds to the suite\'s options', () => {
 
   test('the second token\'s statements agree with OPTIONS: without it the run stops with exit 2, unless --without-second-token', () => {
     const without = OPTIONS.find((o) => o.flag === '--without-second-token')!;
-    expect(without.description).toContain('a run with no second token stops before any request');
-    expect(OPTIONS.find((o) => o.flag === '--second-token')!.defaultText).toContain('stops (exit 2) unless --without-second-token');
+    expect(without.description).toContain('a run with no second token stops with exit 2 before any request');
+    expect(OPTIONS.find((o) => o.flag === '--second-token')!.defaultText).toContain('stops with exit 2, unless --without-second-token');
     expect(action.inputs['second-token']!.description).toMatch(/stops with exit code 2 before any request, unless without-second-token/);
     expect(WORKFLOW_TEXT).toMatch(/Without it the\s+#\s+run stops before any request with exit code 2, unless the step sets\s+#\s+without-second-token: 'true'/);
     expect(WORKFLOW_TEXT, 'the old, false statement').not.toMatch(/isolation rules[^\n]*skipped/);

@@ -24,7 +24,7 @@ import { buildReport, hostOf } from '../../report/build.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { CleanupReport, RunReport } from '../../report/model.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../../report/sanitize.ts';
-import { RULES, secondAccountRules } from '../../rules.ts';
+import { RULES } from '../../rules.ts';
 import { readCaFile } from '../shared/ca-file.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
@@ -42,6 +42,7 @@ import { exitCodeOf, type RunOutcomes } from './outcomes.ts';
 import { prepareAccounts } from './prepare-accounts.ts';
 import { RunnerProfile, runProfile } from './profile.ts';
 import { runTests } from './run-tests.ts';
+import { isolationRulesNotRun } from './second-account.ts';
 import { runnerAccounts } from './runner-accounts.ts';
 import { secretWarnings } from './secret-warnings.ts';
 import { sumStats, totalStats } from './stats.ts';
@@ -118,19 +119,14 @@ async function withTokensFromCommands(config: SuiteConfig): Promise<SuiteConfig>
   }
 }
 
-/**
- * The isolation rules this run leaves out for want of a second account; one line and exit 2
- * when the user did not ask for that.
- */
-function isolationRulesNotRun(config: SuiteConfig, only: ReadonlySet<string> | undefined): string[] {
-  // Before any request: the isolation rules (MUST) need a second account, and a missing CI secret
-  // must not silently drop them. Run without them only when asked, and then never "conformant".
-  const needSecond = secondAccountRules().filter((id) => !only || only.has(id));
-  const embedded = config.baseUrl === undefined;
-  if (!embedded && !config.secondToken && needSecond.length > 0 && !config.withoutSecondToken) {
-    fail(`no second token: ${needSecond.join(', ')} (account isolation, MUST) need a second account; set --second-token or WIDGET_SECOND_TOKEN (or --second-token-command), or pass --without-second-token to run without them (the verdict is then PARTIAL)`, 2);
+/** The value, or one line and exit 2 for a ConfigError. */
+function orExit<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 2);
+    throw error;
   }
-  return !embedded && !config.secondToken ? needSecond : [];
 }
 
 /** Checks that the report directory and the job summary can be written, or one line and exit 2. */
@@ -372,7 +368,7 @@ async function main(): Promise<number> {
   const options = loadOptions();
   if (!options) return 0;
   const config = await withTokensFromCommands(options.config);
-  const notRun = isolationRulesNotRun(config, options.only);
+  const notRun = orExit(() => isolationRulesNotRun(config, options.only));
   const started = new Date();
   const reportDir = resolve(options.directory, config.reportDir);
   checkDestinations(reportDir, config);
