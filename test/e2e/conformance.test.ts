@@ -71,8 +71,8 @@ describe.concurrent('the suite', () => {
 
   for (const [index, fault] of ALL_FAULTS.entries()) {
     const level = ruleById(fault.rule).level;
-    // The same exact sets at every setting (case.ts SETTINGS): two for each fault, all for a
-    // timing-sensitive one. No state of an earlier run takes part (run-vitest.ts: no results cache).
+    // The same exact sets at every setting (case.ts SETTINGS): one for each fault (varied by index), all
+    // for a timing-sensitive one. No state of an earlier run takes part (run-vitest.ts: no results cache).
     for (const setting of settingsFor(fault, index)) {
       test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}, ${setting.label}`, async () => {
         const load = setting.load ? busyProcesses(2) : undefined;
