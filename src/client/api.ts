@@ -169,11 +169,14 @@ export class WidgetApi {
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
     let situation: string | undefined;
+    // The write slot (WalkGate) is taken first, so that nothing holds the DELETE back once the door's retrieve is answered.
     const res = await this.authed(auth, `DELETE ${path}`, async (token) =>
-      this.provenWrite(id, 'DELETE', path, (pass) => {
-        situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
-        return this.writing(() => this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), pass }));
-      }),
+      this.writing(() =>
+        this.provenWrite(id, 'DELETE', path, (pass) => {
+          situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
+          return this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), pass });
+        }),
+      ),
     );
     this.observe('delete', situation ?? 'valid', res, { id });
     if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
@@ -258,7 +261,11 @@ export class WidgetApi {
     const headers = (token: string): Record<string, string> => this.headers(undefined, { 'content-type': 'application/json' }, token);
     if (id !== undefined) {
       const path = this.widgetPath(id, method);
-      return this.authed(undefined, `${method} ${path}`, (token) => this.provenWrite(id, method, path, (pass) => this.writing(() => this.http.request(method, path, { headers: headers(token), body: JSON.stringify(body), pass }))));
+      const res = await this.authed(undefined, `${method} ${path}`, (token) => this.writing(() => this.provenWrite(id, method, path, (pass) => this.http.request(method, path, { headers: headers(token), body: JSON.stringify(body), pass }))));
+      // A faulty server may have made a widget: any other id a 2xx answer names is claimed for the cleanup.
+      const made = is2xx(res.status) ? idOf(res.json) : undefined;
+      if (made !== undefined && made !== id) this.ownership.claim(this.account, made, undefined, res.json);
+      return res;
     }
     // On the collection, a server could take PUT or PATCH for "replace or change them all", and
     // no list proves an account empty (a list may hide widgets): only on the user's word.
