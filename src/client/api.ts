@@ -4,7 +4,7 @@
  * and claimed when answered 2xx; a delete, or a write to a widget, is sent only right after a
  * retrieve of the id that proves the widget the suite's own (see ownership.ts and ledger.ts).
  */
-import { CollectionWriteRefused, TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
+import { CollectionWriteRefused, RateLimitError, TokenRejectedError, TransportError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { idText } from '../schema.ts';
 import type { ApiResponse, HttpClient, WritePass } from '../http/client.ts';
 import { deleteVerdict, type DeleteFacts, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
@@ -129,10 +129,21 @@ export class WidgetApi {
     // Journalled by the door just before it is sent (not when a refused token keeps it from
     // being sent), whatever the body: a create whose answer is lost is known to be lost.
     let ticket: CreateTicket | undefined;
-    const res = await this.authed(opts.auth, 'POST /widgets', (token) => {
-      const door = (ticket ??= openCreate(this.ownership, this.account, tagOf(body, this.ownership.isOurs)));
-      return this.writing(() => door.send('POST', '/widgets', (pass) => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), ...(raw === undefined ? {} : { body: raw }), ...(opts.auth?.query ? { query: opts.auth.query } : {}), pass })));
-    });
+    let res: ApiResponse;
+    try {
+      res = await this.authed(opts.auth, 'POST /widgets', (token) => {
+        const door = (ticket ??= openCreate(this.ownership, this.account, tagOf(body, this.ownership.isOurs)));
+        return this.writing(() => door.send('POST', '/widgets', (pass) => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), ...(raw === undefined ? {} : { body: raw }), ...(opts.auth?.query ? { query: opts.auth.query } : {}), pass })));
+      });
+    } catch (error) {
+      // What the run recorded, said as it is: a create never sent (the client stopped, the
+      // deadline) or answered 429/503 at every try made nothing, so it is not a create that lost
+      // its answer; every other failure leaves it pending (lost), as a widget may exist.
+      if (ticket !== undefined && ((error instanceof TransportError && !error.sent) || error instanceof RateLimitError)) {
+        this.ownership.refused(this.account, ticket.key, error instanceof RateLimitError ? (error.status ?? 429) : 0);
+      }
+      throw error;
+    }
     const key = ticket?.key;
     if (kind) this.observe('create', credentialSituation(opts.auth, this.bearer.slice('Bearer '.length)) ?? kind.situation, res, 'sent' in kind ? { sent: kind.sent } : {});
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
