@@ -3,6 +3,8 @@
  * Every write goes through the ledger's door (door.ts): a create is journalled before it is sent
  * and claimed when answered 2xx; a delete, or a write to a widget, is sent only right after a
  * retrieve of the id that proves the widget the suite's own (see ownership.ts and ledger.ts).
+ * Long because every request of an account passes here, and each operation keeps its ledger,
+ * token renewal and profile observation together where one reading shows the whole path.
  */
 import { CollectionWriteRefused, RateLimitError, TokenRejectedError, TransportError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { idText } from '../schema.ts';
