@@ -112,7 +112,8 @@ const defaultPageSize: Summary = (values) => {
 
 /** The values other than "none" (each once), or "none" when every answer showed none. */
 const presentOrNone: Summary = (values) => {
-  const present = values.filter(([v]) => v !== NONE).map(([v]) => v);
+  // Sorted: which test saw a value first depends on the file order, and the profile must not.
+  const present = values.filter(([v]) => v !== NONE).map(([v]) => v).sort();
   return present.length ? present.join('; ') : NONE;
 };
 

@@ -110,7 +110,7 @@ const EXPECTED: Record<string, { make: () => ReturnType<typeof serve>; entries: 
       'error.code.no-credential': 'forbidden', 'error.code.unknown-id': 'not_found',
       'id.length': '36 characters', 'id.alphabet': '0-9 a-f -', 'id.format': 'UUID v4',
       'created_at.precision': 'milliseconds', 'created_at.offset': 'Z', 'list.order': mostly('oldest first'), 'list.default-page-size': '5',
-      'list.last-page': 'next_cursor absent', 'response.extra-fields': 'Error: kind; Widget: kind; page: object; Widget: kind, revision',
+      'list.last-page': 'next_cursor absent', 'response.extra-fields': 'Error: kind; Widget: kind; Widget: kind, revision; page: object',
       // A delete always answers 204: a second one too, and one of an id in no server's format.
       'create.empty-name': 'accepted (200)', 'create.unknown-field': 'accepted (200), the field dropped', 'id.case-sensitive': 'case-sensitive',
       'status.delete.after-delete': '204', 'status.delete.foreign-id': '204',
