@@ -235,7 +235,9 @@ const SHORT_TOKENS = ['test', 'dev'] as const;
  * and accepts the short tokens `test` and `dev`.
  */
 function hostileEcho(seed: number): { handler: RequestHandler; tokens: readonly [string, string]; text: string } {
-  const text = fc.sample(hostile(SHORT_TOKENS[0]), { seed, numRuns: 6 }).join('\n') + '\r::error::forged\n::add-mask::x\u001b]0;owned\u0007 @octocat \u202e';
+  // A fixed hostile head, so that the start the console shows (bounded) always holds something to
+  // escape, whatever the seed generates; the generated text and the fixed tail follow.
+  const text = '\u001b[2J\u202e' + fc.sample(hostile(SHORT_TOKENS[0]), { seed, numRuns: 6 }).join('\n') + '\r::error::forged\n::add-mask::x\u001b]0;owned\u0007 @octocat \u202e';
   const service = new ReferenceService({ tokens: { [SHORT_TOKENS[0]]: 'alice', [SHORT_TOKENS[1]]: 'bob' } });
   return {
     tokens: SHORT_TOKENS,
