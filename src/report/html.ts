@@ -58,6 +58,8 @@ h2 { font-size: 18px; margin: 18px 0 8px; }
 .counts b { color: var(--fg); }
 .counts .n-fail, .counts .n-error { color: var(--fail); font-weight: 600; }
 .notice { border: 1px solid var(--line); border-left: 5px solid var(--warn); border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
+.notice.second-attempt { padding: 4px 10px; margin: 6px 0; }
+.notice.second-attempt > summary { cursor: pointer; }
 details.rule { border: 1px solid var(--line); border-left: 5px solid var(--c); border-radius: 6px; margin: 8px 0 12px; padding: 6px 12px 10px; }
 details.rule > summary { cursor: pointer; font-weight: 600; padding: 2px 0; }
 .badge { display: inline-block; color: #fff; border-radius: 4px; padding: 0 6px; font-size: 12px; font-weight: 600; vertical-align: 1px; }
@@ -186,11 +188,12 @@ function failureDetail(f: FailureReport, showExchanges: boolean): string {
 /** One test of a rule; only the first failure of a rule shows its exchanges open, the rest fold them. */
 function testDetail(t: TestReport, first: boolean): string {
   const parts = [`<div class="test"><div class="test-title">${escapeHtml(t.title)}<span class="where">${OUTCOME_LABEL[t.outcome]} · ${t.durationMs} ms${t.runs ? ` · runs ${escapeHtml(t.runs)}${(t.outcome === 'pass' || t.outcome === 'warn') && isCutShort(t.runs) ? ` · ${escapeHtml(cutShortNote(t.runs))}` : ''}` : ''}</span></div>`];
-  if (t.rerun !== undefined) parts.push(`<pre class="curl rerun" title="rerun this test: export WIDGET_TOKEN (and WIDGET_SECOND_TOKEN) first">${escapeHtml(t.rerun)}</pre>`);
   for (const [i, f] of (t.failures ?? []).entries()) parts.push(failureDetail(f, first && i === 0));
   for (const e of t.errors ?? []) parts.push(`<pre class="message">${escapeHtml(e)}</pre>`);
   for (const w of t.warnings ?? []) parts.push(`<pre class="message">${escapeHtml(w)}</pre>`);
   if (t.skipReason) parts.push(`<p class="muted">${escapeHtml(t.skipReason)}</p>`);
+  // After the failures: the first screen shows what differed first, then how to rerun it.
+  if (t.rerun !== undefined) parts.push(`<pre class="curl rerun" title="rerun this test: export WIDGET_TOKEN (and WIDGET_SECOND_TOKEN) first">${escapeHtml(t.rerun)}</pre>`);
   parts.push('</div>');
   return parts.join('');
 }
@@ -202,7 +205,9 @@ function ruleNotes(r: RuleReport): string {
   const a = r.secondAttempt;
   if (a) {
     const said = r.intermittent ? `Intermittent: ${r.outcome === 'fail' ? 'failed' : 'warned'} on the first attempt, ${OUTCOME_LABEL[a.outcome]} on the second (same seed); still a failure` : `Reproduced on a second attempt (same seed): ${OUTCOME_LABEL[a.outcome]}`;
-    parts.push(`<p class="notice second-attempt">${escapeHtml(said)}</p><ul class="muted">${a.tests.map((t) => `<li>${escapeHtml(t.title)}: ${OUTCOME_LABEL[t.outcome]}${t.message ? ` (${escapeHtml(t.message.split('\n')[0] ?? '')})` : ''}</li>`).join('')}</ul>`);
+    // The second attempt's tests folded: a rule with evidence from many tests would push its first failure out of the first screen.
+    const list = `<ul class="muted">${a.tests.map((t) => `<li>${escapeHtml(t.title)}: ${OUTCOME_LABEL[t.outcome]}${t.message ? ` (${escapeHtml(t.message.split('\n')[0] ?? '')})` : ''}</li>`).join('')}</ul>`;
+    parts.push(`<details class="notice second-attempt"><summary>${escapeHtml(said)}</summary>${list}</details>`);
   }
   return parts.join('');
 }
@@ -232,7 +237,8 @@ function problemsHeading(problems: readonly RuleReport[]): string {
 export function renderHtml(report: RunReport): string {
   // The verdict's own headline (not conformant, though the gate passed, says both), and why.
   const verdict = { label: report.verdictDetail.headline, css: VERDICT_CSS[report.verdict] };
-  const reasons = report.verdictDetail.reasons;
+  // Why a passing run is only partial; a failing run's header names its failures instead (its first failure must stay in the first screen).
+  const reasons = report.verdictDetail.kind === 'partial' ? report.verdictDetail.reasons : [];
   const problems = report.rules.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || r.outcome === 'inconclusive');
   const warnings = report.rules.filter((r) => r.outcome === 'warn');
   const skipped = report.rules.filter((r) => r.outcome === 'skip');
@@ -243,7 +249,7 @@ export function renderHtml(report: RunReport): string {
 <title>Widget Service conformance: ${escapeHtml(verdict.label)}</title><style>${STYLE}${PROFILE_STYLE}</style></head>
 <body><header class="${verdict.css}"><h1>${escapeHtml(verdict.label)}</h1>
 <p class="why">${why(report)}</p>
-<p class="verdict-label">Verdict: ${escapeHtml(report.verdictDetail.label)}</p>${reasons.length > 1 ? `<ul class="verdict-reasons">${reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
+${reasons.length > 1 ? `<p class="verdict-reasons">${reasons.map((r) => escapeHtml(r)).join(' · ')}</p>` : ''}
 <p class="meta">Target ${escapeHtml(report.target)}${report.target === report.baseUrl ? '' : ` (${escapeHtml(report.baseUrl)})`} · implementation ${escapeHtml(report.implementation)} · ${report.rules.length} rules · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · seed ${report.seed}${report.strict ? ' · strict: SHOULD violations fail' : ''} · exit code ${report.exitCode}</p></header>
 <main><p class="counts">${counts(report)}</p>
 ${settleNoticeHtml(report)}

@@ -155,7 +155,7 @@ function refusedMidRun(run: SuiteRun, renewed: boolean): void {
   const cleanup = run.report!.cleanup;
   expect(cleanup.verified, 'cleanup verified').toBe(false);
   expect(cleanup.leftovers.length, 'leftovers').toBeGreaterThan(0);
-  for (const l of cleanup.leftovers) expect(l).toMatchObject({ account: 'primary', reason: "not deleted: the target refuses the primary account's token" });
+  for (const l of cleanup.leftovers) expect(l).toMatchObject({ account: 'primary', reason: "not deleted, nothing claimed: the target refuses the primary account's token" });
   for (const l of cleanup.leftovers) expect(run.stdout).toContain(`primary account, id ${JSON.stringify(l.id)}`);
 }
 
