@@ -190,7 +190,8 @@ export class Ownership {
    */
   lookalike(account: string, id: string): string | undefined {
     const other = this.foreignKeys.get(account)?.get(idKey(id));
-    return other === undefined || other === id || this.journalled(account, other) ? undefined : other;
+    // A create's answer may name a widget the account held before the run (CRUD-3): still not the run's.
+    return other === undefined || other === id || (this.journalled(account, other) && !this.preExisting(account, other)) ? undefined : other;
   }
 
   /** The create's answer for the id: this account's claim, else the claim of the account whose create answered it. */

@@ -37,6 +37,9 @@ describe('generated adversaries that lie about identity and ownership', () => {
           [{ preExisting: { primary: 5, second: 3 }, create: ['answer-lost', 'honest'], retrieve: ['honest'], list: ['hide-marked'], delete: ['honest'] }, false],
           [{ preExisting: { primary: 5, second: 3 }, create: ['honest'], retrieve: ['upper-case'], list: ['honest'], delete: ['honest'] }, false],
           [{ preExisting: { primary: 2, second: 2 }, create: ['honest'], retrieve: ['honest'], list: ['duplicate-entry'], delete: ['delete-another-own', 'ok-but-keep'] }, false],
+          // A create answered with a pre-existing id (so the ledger journals it) and another made at
+          // a lookalike of it, on a router that folds ids on DELETE: the lookalike is never deleted.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['lookalike-of-pre-existing', 'id-of-pre-existing'], retrieve: ['honest'], list: ['honest'], delete: ['honest', 'fail'], race: ['none'], router: 'fold-on-delete' }, false],
           // A test's DELETE answered 204 and kept the widget, and the list hides the marker: only a retrieve's 404 proves it gone.
           [{ preExisting: { primary: 3, second: 3 }, create: ['honest'], retrieve: ['honest'], list: ['remove-marker'], delete: ['ok-but-keep', 'ok-but-keep', 'delete-another-own', 'honest', 'honest', 'honest', 'honest', 'honest'], race: ['none'], router: 'exact' }, false],
           // Issue 29's: an id given to another client's widget (a copy of the name) between the
