@@ -80,6 +80,13 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
+  // The signal handlers before the first line that says the server is up: a signal sent as soon as
+  // that line is read must find them (without one, SIGTERM ends the process with no clean stop).
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   console.log(`Widget reference server (a conformant implementation, for testing) listening on ${server.baseUrl}`);
   console.log(shapeLine(options));
   if (!isLoopback(options.host)) console.log(`Note: ${options.host} is reachable from other machines; anyone with the tokens below can use this test server.`);
@@ -94,11 +101,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(`  WIDGET_TOKEN=${token} WIDGET_SECOND_TOKEN=${secondToken} ${suiteCommand()} --base-url ${server.baseUrl}`);
   console.log('Press Ctrl+C to stop.');
 
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   await server.close();
   console.log('Widget reference server stopped.');
   return 0;
