@@ -79,7 +79,8 @@ export function renderSummary(report: RunReport, extra: SummaryExtra, paint: Pai
 function paceLine(report: RunReport, extra: SummaryExtra): string {
   const slots = extra.slots === undefined ? '' : `; up to ${extra.slots} requests in flight`;
   const refused = `${report.refused} of ${report.requests} requests refused (429/503)${slots}`;
-  if (report.pacedRate === null) return `not paced (no --max-rate, no rate limit met); ${refused}`;
+  // Said as recorded: refusals may have come (each retried) without leaving a pace at the end.
+  if (report.pacedRate === null) return `not paced at the end (no --max-rate${report.refused > 0 ? '; the refusals, each retried, left no lasting pace' : ', and no request was refused'}); ${refused}`;
   const why = extra.maxRate !== undefined && report.pacedRate >= extra.maxRate ? `--max-rate ${extra.maxRate}` : "learned from the server's rate-limit answers";
   return `${report.pacedRate} requests/s at the end (${why}); ${refused}`;
 }
