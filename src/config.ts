@@ -159,7 +159,7 @@ export const OPTIONS: readonly OptionDef[] = [
     unit: 'milliseconds', default: 300_000,
     description: "Allowed difference between the server's created_at and the client's clock, in milliseconds" },
   { flag: '--max-retries', env: 'WIDGET_MAX_RETRIES', kind: 'int', key: 'maxRetries', arg: 'n', min: 0, max: 10,
-    default: 3, description: 'Retries of a request answered 429 or 503' },
+    default: 3, description: 'Retries of a request answered 429 or 503 (four times as many while the server answers other requests meanwhile)' },
   { flag: '--max-retry-wait', env: 'WIDGET_MAX_RETRY_WAIT_MS', kind: 'int', key: 'maxRetryWaitMs', arg: 'ms', min: 0,
     unit: 'milliseconds', default: 30_000, description: 'Longest Retry-After the suite will wait, in milliseconds' },
   { flag: '--max-rate-limit-wait', env: 'WIDGET_MAX_RATE_LIMIT_WAIT_MS', kind: 'int', key: 'maxRateLimitWaitMs', arg: 'ms', min: 0,

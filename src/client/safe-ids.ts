@@ -109,12 +109,30 @@ export function unsafeSegment(id: string): string | undefined {
  * `strasse`, NFD and NFC, `a+b` and `a b`, `w_s/` and `w_s`).
  */
 export function idKey(id: string): string {
+  // Decoding and normalising alternate until neither changes anything: NFKC can make escapes
+  // (`％４１` is `%41`), so a key decoded only first would change when keyed again.
   let text = id;
-  for (let i = 0; i < MAX_DECODINGS; i += 1) {
-    const next = percentDecodeOnce(text);
-    if (next === text) break;
-    text = next;
+  for (let round = 0; round < MAX_KEY_ROUNDS; round += 1) {
+    const previous = text;
+    text = normalised(percentDecodeOnce(text));
+    if (text === previous) return text;
   }
+  // Escapes nested past the bound (such an id is never sent: unsafeSegment refuses it): the
+  // escapes are dropped so the key stays a key. Ids it merges are only refused more often.
+  let previous: string;
+  do {
+    previous = text;
+    text = normalised(text.replace(/%/g, ''));
+  } while (text !== previous);
+  return text;
+}
+
+/** Decodings and normalisations idKey alternates before it stops decoding. */
+const MAX_KEY_ROUNDS = MAX_DECODINGS * 2;
+
+/** The normalisations of idKey, repeated until stable (without percent-decoding). */
+function normalised(input: string): string {
+  let text = input;
   let previous: string;
   do {
     previous = text;

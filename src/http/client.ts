@@ -52,6 +52,12 @@ export const ADAPTIVE_RATE_BOUND = 320;
 /** Answers measured before the slots adapt: a first slow answer (a cold connection, TLS) is not the latency. */
 const ADAPT_AFTER_ANSWERS = 20;
 
+/**
+ * How many times --max-retries a request may be refused while the server answers other requests
+ * meanwhile (it sheds a share of the load rather than refusing the run): enough that a gateway
+ * refusing every nth request cannot end a run by chance, still a bound.
+ */
+const SHED_RETRY_FACTOR = 4;
 /** First wait after a 429 or 503 without Retry-After; it doubles on each further retry of the request. */
 export const BACKOFF_BASE_MS = 250;
 /** The longest wait after a refusal without Retry-After: backoff is bounded, the pace does the rest. */
@@ -275,6 +281,10 @@ export class HttpClient {
   private async attempts(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
     /** A 502/504 answer already sent once more: the rules see the second answer, the exchange shows both. */
     let earlier: ApiResponse | undefined;
+    /** Requests of this client answered when this one was last refused: more since means the server sheds a share, not everything. */
+    let acceptedAtRefusal = this.accepted;
+    /** Refusals met while other requests were answered: bounded apart from --max-retries (SHED_RETRY_FACTOR). */
+    let shed = 0;
     for (let refusals = 0; ; ) {
       // Not sent when the pace would hold it past the run's deadline, or the target was given up meanwhile: once() says why.
       const { deadline } = this.options;
@@ -285,7 +295,7 @@ export class HttpClient {
       }
       const sentAt = this.pacer.clock;
       const res = await this.once(method, url, opts);
-      const wait = this.retryDelay(res, refusals);
+      const wait = this.retryDelay(res, refusals + shed);
       if (wait === undefined) {
         this.accepted += 1;
         this.adaptSlots(res.exchange.durationMs);
@@ -302,15 +312,24 @@ export class HttpClient {
       }
       this.noteRefused(res, wait, sentAt);
       const shown = `${method} ${this.redactor.url(url, this.options.baseUrl)}`;
-      if (refusals >= this.options.maxRetries) {
-        throw this.refusedBeyondBudget(`${shown} still answered ${res.status} after ${refusals} retries (--max-retries ${this.options.maxRetries})`, res.status);
+      // A server that sheds a share of the requests (a gateway's every-nth refusal, Retry-After: 0)
+      // while answering the others is not refusing the run: such a refusal is not charged to the
+      // request's --max-retries, though it is bounded (SHED_RETRY_FACTOR times as many), so a
+      // request the server refuses every time still ends. Without other answers meanwhile, it is charged.
+      const sheddingOnly = this.accepted > acceptedAtRefusal;
+      acceptedAtRefusal = this.accepted;
+      const { maxRetries } = this.options;
+      if ((!sheddingOnly && refusals >= maxRetries) || refusals + shed >= maxRetries * SHED_RETRY_FACTOR) {
+        const amid = shed > 0 ? `, ${shed} of them while the server answered other requests` : '';
+        throw this.refusedBeyondBudget(`${shown} still answered ${res.status} after ${refusals + shed} retries${amid} (--max-retries ${maxRetries})`, res.status);
       }
       if (wait > this.options.maxRetryWaitMs) {
         throw this.refusedBeyondBudget(`${shown} answered ${res.status} with Retry-After of ${Math.ceil(wait / 1000)} s, longer than --max-retry-wait ${this.options.maxRetryWaitMs} ms`, res.status);
       }
       this.payForWait(shown, res.status, wait);
       this.counts.retries += 1;
-      refusals += 1;
+      if (sheddingOnly) shed += 1;
+      else refusals += 1;
       // The pause is the pacer's: the next acquire() waits it out, with every other request.
     }
   }

@@ -12,7 +12,7 @@ import { isSuiteError, TokenRejectedError } from '../../errors.ts';
 import { consoleSafe } from '../../report/console.ts';
 import { carriesAnyMarker, carriesMarker } from '../../harness/marker.ts';
 import type { HttpClient as Client } from '../../http/client.ts';
-import { describeLost } from '../run/final-cleanup.ts';
+import { describeLost, describeUnjournalled } from '../run/final-cleanup.ts';
 import { rmSync } from 'node:fs';
 
 /** Pages walked per account to check nothing journalled is still listed. */
@@ -123,11 +123,16 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
   await proveAllGone(usable);
   await crossCheck(usable, ownership, goneBefore);
   // A retrieve's 404 is the server's word: a list that still shows a journalled id says otherwise.
+  // And a widget listed with this run's marker at an id the journal does not hold for the account
+  // may be one of the run's whose create was answered with another id: said, and never "gone".
+  const unjournalled = new Map<string, string[]>();
   for (const api of usable) {
     try {
       const walk = await walkAll(api, MAX_PAGES);
       if (walk.end.kind !== 'complete') blocked.set(api.account, `the list walk after the deletes ${describeEnd(walk)}: what it did not reach is not proven gone`);
       for (const id of walk.widgets.keys()) if (ownership.get(api.account, id)?.gone) notGone(ownership, api.account, id, 'a retrieve answered 404 or 410, yet the list still shows it: not proven gone');
+      const marked = [...walk.widgets].filter(([id, w]) => idOf(w) === id && ownership.isOurs(w) && ownership.get(api.account, id) === undefined).map(([id]) => id);
+      if (marked.length > 0) unjournalled.set(api.account, marked);
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       blocked.set(api.account, `the list walk after the deletes failed: ${(error as Error).message}`);
@@ -144,7 +149,8 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
   }
   const lost = ownership.lostCreates();
   if (lost.length > 0) say(`  ${describeLost(lost)}`);
-  if (left.length > 0 || lost.length > 0 || torn.length > 0 || blocked.size > 0) {
+  for (const [account, ids] of unjournalled) say(`  ${account} account: ${describeUnjournalled(ids)}`);
+  if (left.length > 0 || lost.length > 0 || torn.length > 0 || blocked.size > 0 || unjournalled.size > 0) {
     say(`  journal kept: ${file} (removed only once every journalled widget is proven gone)`);
     return 3;
   }

@@ -72,10 +72,16 @@ export async function finalCleanup(
   for (const s of sweeps.filter((x) => x.unretrievable.length > 0)) problems.push(`${s.account} account: ${describeUnretrievable(s.account, s.unretrievable)}`);
   const lost = ownership.lostCreates();
   if (lost.length > 0) problems.push(describeLost(lost));
+  // Recorded: a create answered the id with the run's widget (marked), and the latest sighting
+  // there with the owner's token (a retrieve, or a list entry) showed a widget without the marker. Either the retrieve changes
+  // the widget (CRUD-4) or the widget the create made stands at an id the run never learned (the
+  // answer named another widget's id): which, no client can tell, so it is said.
+  const displaced = ownership.allClaims().filter((c) => c.sighting === 'unmarked' && c.gone !== true && c.answered?.name !== undefined && ownership.isOurs({ name: c.answered.name }));
+  if (displaced.length > 0) problems.push(describeDisplaced(displaced));
   // A line of the journal that could not be read may hold an id of the run: nothing can be called verified.
   for (const t of options.torn ?? []) problems.push(`line ${t.line} of the run's journal could not be read (${t.why}): an id of the run may be in it`);
   // Kept widgets are left behind on purpose: the run then never says "nothing left behind".
-  const verified = (options.torn ?? []).length === 0 && left.length === 0 && kept.length === 0 && ownership.allClaims().filter((c) => c.gone !== true).length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
+  const verified = (options.torn ?? []).length === 0 && left.length === 0 && kept.length === 0 && displaced.length === 0 && ownership.allClaims().filter((c) => c.gone !== true).length === 0 && lost.length === 0 && sweeps.every((s) => s.complete && s.found === 0 && s.unjournalled.length === 0 && s.unretrievable.length === 0 && s.problems.length === 0);
   return { deleted, leftovers: left, problems, verified, ...(kept.length > 0 ? { kept } : {}) };
 }
 
@@ -104,6 +110,11 @@ export function describeLost(all: readonly LostCreate[]): string {
   // Built from recorded create answers alone (journal 'created' entries, Ownership.claim with a key): never from a retrieve or a list.
   if (reused.length > 0) parts.push(`${reused.length} create(s) were answered with an id an earlier create of this run had, or a widget had before the run: the widget each made may stand at an id the run never learned`);
   return parts.join('; ');
+}
+
+/** The line for creates answered with the run's widget at an id where the server later showed a widget without the marker. */
+export function describeDisplaced(claims: ReadonlyArray<{ readonly account: string; readonly id: string }>): string {
+  return `${claims.length} create(s) were answered with the run's widget at an id where the server later showed the same account a widget without the run marker (ids ${idList(claims.map((c) => c.id).slice(0, IDS_SHOWN))}): not deleted, and the widget each create made may stand at an id the run never learned`;
 }
 
 function describeLostOnly(lost: readonly LostCreate[]): string {

@@ -51,6 +51,11 @@ describe('generated adversaries that lie about identity and ownership', () => {
           [{ preExisting: { primary: 3, second: 2 }, create: ['lookalike-of-pre-existing', 'honest'], retrieve: ['honest'], list: ['honest'], delete: ['honest'], race: ['none'], router: 'fold-on-delete' }, false],
           [{ preExisting: { primary: 3, second: 2 }, create: ['dot-dot-id', 'honest'], retrieve: ['honest'], list: ['honest'], delete: ['honest'], race: ['none'], router: 'decode-twice-on-delete' }, false],
           [{ preExisting: { primary: 4, second: 2 }, create: ['honest'], retrieve: ['honest'], list: ['hide-pre-existing'], delete: ['honest'], race: ['other-client-creates', 'other-client-copies-name', 'none'], router: 'exact' }, false],
+          // Found by this property (seeds 856022284 and -1671698141): a create answered with a
+          // pre-existing id the list hides, while the widget it made stands at an id the run never
+          // learned (the list strips the marker): the run says so, and `cleanup` keeps the journal.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['honest', 'honest', 'id-of-pre-existing'], retrieve: ['honest'], list: ['remove-marker', 'hide-pre-existing', 'add-marker', 'honest'], delete: ['delete-another-own', 'fail'], race: ['other-client-copies-name'], router: 'exact' }, false],
+          [{ preExisting: { primary: 1, second: 1 }, create: ['honest', 'id-of-pre-existing', 'lookalike-of-pre-existing', 'honest'], retrieve: ['honest'], list: ['remove-marker', 'hide-pre-existing'], delete: ['honest'], race: ['none'], router: 'exact' }, false],
         ],
       },
     );

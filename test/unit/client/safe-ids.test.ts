@@ -125,7 +125,12 @@ describe('ids that equal another under a server\'s normalisations', () => {
   it('the key is stable: normalising a key changes nothing (generated ids)', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 16 }), (id) => {
       expect(idKey(idKey(id))).toBe(idKey(id));
-    }), { numRuns: 1_000 });
+    }), {
+      numRuns: 1_000,
+      // NFKC makes escapes of compatibility characters (`﹪41` is `%41`), and ids nested in more
+      // escapes than the decoding bound: both once gave a key that changed when keyed again.
+      examples: [['﹪41'], ['%％34１'], [`${'%25'.repeat(20)}41`]],
+    });
   });
 
   it('generated case, width, Unicode-form, zero-padding and trailing-slash variants of an id share its key', () => {

@@ -426,6 +426,50 @@ describe('HttpClient: rate limits', () => {
     expect(stopped, 'the runner is told once').toHaveLength(1);
   });
 
+  it('a request refused more often than maxRetries while the server answers other requests meanwhile (a gateway shedding a share) is not given up', async () => {
+    // /slow is refused five times in a row; between its refusals the server answers /ok requests.
+    let slowRefused = 0;
+    const srv = await serve((req, res) => {
+      if (req.url === '/slow' && slowRefused < 5) {
+        slowRefused += 1;
+        // Answered only once an /ok request has been answered since: the refusal comes amid progress.
+        setTimeout(() => res.writeHead(429, { 'retry-after': '0' }).end(), 15);
+        return;
+      }
+      res.writeHead(200).end('{"ok":true}');
+    });
+    const c = client(srv.url, { maxRetries: 2, concurrency: 2 });
+    const slow = c.request('GET', '/slow');
+    let stop = false;
+    const others = (async () => {
+      while (!stop) await c.request('GET', '/ok');
+    })();
+    const res = await slow;
+    stop = true;
+    await others;
+    expect(res.status).toBe(200);
+    expect(slowRefused).toBe(5);
+  });
+
+  it('a request refused every time while other requests are answered still ends, after four times maxRetries retries, naming the refusals amid answers', async () => {
+    const srv = await serve((req, res) => {
+      if (req.url === '/never') setTimeout(() => res.writeHead(429, { 'retry-after': '0' }).end(), 15);
+      else res.writeHead(200).end('{"ok":true}');
+    });
+    const c = client(srv.url, { maxRetries: 2, concurrency: 2 });
+    const never = rejectionOf(c.request('GET', '/never'));
+    let stop = false;
+    const others = (async () => {
+      while (!stop) await c.request('GET', '/ok').catch(() => (stop = true));
+    })();
+    const error = await never;
+    stop = true;
+    await others;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/never still answered 429 after 8 retries, \d+ of them while the server answered other requests \(--max-retries 2\)/);
+    expect(srv.received.filter((r) => r.url === '/never')).toHaveLength(9);
+  });
+
   it('a 429 asking for a longer wait than maxRetryWaitMs fails at once with a RateLimitError, without waiting', async () => {
     const srv = await serve((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end());
     const c = client(srv.url, { maxRetryWaitMs: 1_000 });

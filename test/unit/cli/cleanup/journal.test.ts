@@ -146,6 +146,18 @@ describe('cleanup, as strict as the run', () => {
     expect(said).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });
 
+  it('a widget listed with the run\'s marker at an id the journal does not hold is named, left alone, and keeps the journal', async () => {
+    const ran = await killedRun();
+    // A create answered another id (say a hidden widget's), and the widget it made stands here.
+    ran.store.put('primary', { id: 'w-unlearned', name: `${ran.marker} CRUD-1 made elsewhere` });
+    const { code, said } = await cleanup(ran);
+    expect(code).toBe(3);
+    expect(said).toMatch(/primary account: 1 widget\(s\) listed with the run marker at ids no create of this run was answered with .*"w-unlearned"/);
+    expect(ran.store.widgets.get('primary')!.has('w-unlearned'), 'never deleted without a journalled create').toBe(true);
+    expect(remaining(ran)).toEqual([]);
+    expect(existsSync(ran.file)).toBe(true);
+  });
+
   it('never says a widget is gone because a list no longer shows the marker: a retrieve must answer 404 or 410', async () => {
     const ran = await killedRun();
     // The server deletes but answers every retrieve of the run's ids 500, and lists no marker: nothing is proven gone.

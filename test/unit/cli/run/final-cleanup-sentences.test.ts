@@ -95,6 +95,18 @@ describe('the cleanup sentences, each from the fact it states', () => {
     expect(store.widgets.get('primary')!.has('someone-else')).toBe(true);
   });
 
+  it('CRUD-3 a create answered with an id where the server then shows a widget without the marker: the id is named, never "nothing left behind", and the widget there is left alone', async () => {
+    const store = new StoreServer(tokens);
+    // After the creates, the widget at the first id is someone else's, and the run's stands where the run never looked.
+    const { line, outcome, made } = await run(store, (marker, ids) => {
+      store.put('primary', { id: ids[0]!, name: 'the user\'s own' });
+      store.put('primary', { id: 'w-unlearned', name: `${marker} CRUD-1 0` });
+    });
+    expect(outcome.verified).toBe(false);
+    expect(line).toMatch(new RegExp(`1 create\\(s\\) were answered with the run's widget at an id where the server later showed the same account a widget without the run marker \\(ids ${JSON.stringify(made[0])}\\): not deleted, and the widget each create made may stand at an id the run never learned`));
+    expect(store.widgets.get('primary')!.get(made[0]!)?.name).toBe('the user\'s own');
+  });
+
   it('CRUD-1 a torn line of the run\'s journal is named, and nothing is called verified', async () => {
     const clean = await run(new StoreServer(tokens));
     expect(clean.outcome.verified).toBe(true);
