@@ -126,6 +126,7 @@ export function ledgerFacts(ownership: Ownership, account: string, id: string, r
     contradiction: ownership.contradiction(account, id),
     retrieve,
     createdUnmarked: ownership.get(account, id)?.answeredUnmarked === true,
+    ...(ownership.get(account, id)?.collided === true ? { collided: true } : {}),
     absentHereProvenElsewhere: false,
     ...(lost === undefined ? {} : { lostWrite: lost }),
     ...(lookalike === undefined ? {} : { lookalike }),

@@ -296,6 +296,8 @@ export interface JournalFacts {
   readonly reused: LostCreate[];
   /** The name and created_at each create answered, per account and id (the latest create of an id): what a retrieve must show to prove the widget the same (door.ts). */
   readonly answered?: Map<string, Map<string, { readonly name?: string; readonly createdAt?: string }>>;
+  /** Ids a create answered while the widget an earlier create got there was not deleted (the id names two widgets: never deleted), per account. */
+  readonly collided?: Map<string, Set<string>>;
 }
 
 const bucket = <T>(map: Map<string, T>, account: string, make: () => T): T => {
@@ -309,7 +311,7 @@ const OLD_UNDELETED_KEY = 'undeleted-';
 
 /** Replays entries in order into what they establish. */
 export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
-  const facts: JournalFacts = { markers: [], targets: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), gone: new Map(), contradictions: new Map(), lost: [], reused: [], answered: new Map() };
+  const facts: JournalFacts = { markers: [], targets: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), gone: new Map(), contradictions: new Map(), lost: [], reused: [], answered: new Map(), collided: new Map() };
   const pending = new Map<string, LostCreate>();
   const live = (account: string, id: string): void => {
     bucket(facts.live, account, () => new Set()).add(id);
@@ -336,6 +338,8 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
         const sent = pending.get(e.key);
         // An id an earlier create had, or one the account held before the run: what this create made is elsewhere.
         if (facts.created.get(e.account)?.has(e.id) || facts.inventory.get(e.account)?.has(e.id)) facts.reused.push({ ...(sent ?? { account: e.account }), reused: true });
+        // Answered while the widget an earlier create got at the id was not deleted: the id names two widgets.
+        if (facts.live.get(e.account)?.has(e.id)) bucket(facts.collided!, e.account, () => new Set()).add(e.id);
         pending.delete(e.key);
         live(e.account, e.id);
         bucket(facts.created, e.account, () => new Set()).add(e.id);

@@ -46,6 +46,13 @@ export interface DeleteFacts {
    */
   readonly lookalike?: string;
   /**
+   * Two creates of this run were answered with this id while the widget the first one got there
+   * was not deleted: the id names two widgets (CRUD-3), and a retrieve showing one of them proves
+   * nothing about which a DELETE would reach (a server that lies about ids can show either).
+   * Nothing is sent to it.
+   */
+  readonly collided?: boolean;
+  /**
    * For a delete checking that another account's widget cannot be deleted (the id absent in this
    * account, or shown here with the marker by a server that ignores accounts on retrieve): the id
    * is one the suite made up, or one that passes this same rule in the account whose create
@@ -121,6 +128,7 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
   }
   if (f.lostWrite !== undefined) return { send: false, reason: `${f.lostWrite}: the server may have acted on it and given the id to another widget, so nothing is sent to this id again` };
   if (f.lookalike !== undefined) return { send: false, reason: `the id equals ${JSON.stringify(f.lookalike.slice(0, 80))}, an id of a widget that is not the run's, under the normalisations servers apply to ids (case, Unicode forms, white space, trailing slashes, leading zeros, "+"): a router that normalises ids could take the write there, so nothing is sent to it` };
+  if (f.collided === true) return { send: false, reason: 'two creates of this run were answered with this id while the first widget was not deleted: the id does not name one widget, so nothing is sent to it', broken: 'CRUD-3' };
   if (f.contradiction !== undefined) return { send: false, reason: `the server contradicted itself about this id (${f.contradiction}): never deleted`, broken: 'CRUD-4' };
   if (f.again) return secondDeleteVerdict(f, f.again);
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;

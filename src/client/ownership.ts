@@ -235,6 +235,12 @@ export class Ownership {
         if (claim && claim.answered === undefined) claim.answered = answered;
       }
     }
+    for (const [account, ids] of facts.collided ?? []) {
+      for (const id of ids) {
+        const claim = this.get(account, id);
+        if (claim) claim.collided = true;
+      }
+    }
     for (const [account, map] of facts.contradictions) {
       for (const [id, why] of map) {
         if (why.startsWith(LOST_WRITE)) this.lostWrites.set(id, why.slice(LOST_WRITE.length));

@@ -56,6 +56,11 @@ describe('generated adversaries that lie about identity and ownership', () => {
           // learned (the list strips the marker): the run says so, and `cleanup` keeps the journal.
           [{ preExisting: { primary: 1, second: 1 }, create: ['honest', 'honest', 'id-of-pre-existing'], retrieve: ['honest'], list: ['remove-marker', 'hide-pre-existing', 'add-marker', 'honest'], delete: ['delete-another-own', 'fail'], race: ['other-client-copies-name'], router: 'exact' }, false],
           [{ preExisting: { primary: 1, second: 1 }, create: ['honest', 'id-of-pre-existing', 'lookalike-of-pre-existing', 'honest'], retrieve: ['honest'], list: ['remove-marker', 'hide-pre-existing'], delete: ['honest'], race: ['none'], router: 'exact' }, false],
+          // Found by this property (seed 589955571): a create answered with the id of the run's
+          // earlier widget, still live; a retrieve that shows the latest widget at any id matched
+          // that answer after the id went to another client's widget. An id given to two live
+          // widgets is never deleted.
+          [{ preExisting: { primary: 2, second: 2 }, create: ['honest', 'id-of-pre-existing', 'no-id', 'honest', 'honest', 'honest', 'lookalike-of-pre-existing', 'id-of-own-earlier', 'honest'], retrieve: ['show-own-widget-at-any-id', 'honest'], list: ['honest'], delete: ['honest', 'reassign-and-drop', 'fail', 'honest'], race: ['none', 'none', 'other-client-copies-name', 'none', 'other-client-creates', 'other-client-copies-name', 'reassign-own-id', 'none', 'reassign-own-id-copying-name'], router: 'exact' }, false],
         ],
       },
     );

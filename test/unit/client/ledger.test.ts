@@ -23,15 +23,17 @@ function everyCombination(): DeleteFacts[] {
       for (const contradiction of [undefined, 'listed twice'])
         for (const retrieve of RETRIEVES)
           for (const absentHereProvenElsewhere of BOOLS)
-            for (const sweep of [undefined, { listedOnlyMarked: false }, { listedOnlyMarked: true }]) {
-              all.push({ journalled, preExisting, contradiction, retrieve, absentHereProvenElsewhere, ...(sweep ? { sweep } : {}) });
-            }
+            for (const collided of BOOLS)
+              for (const sweep of [undefined, { listedOnlyMarked: false }, { listedOnlyMarked: true }]) {
+                all.push({ journalled, preExisting, contradiction, retrieve, absentHereProvenElsewhere, ...(collided ? { collided } : {}), ...(sweep ? { sweep } : {}) });
+              }
   return all;
 }
 
 /** The rule, written out independently: what the invariant says, case by case. */
 function expected(f: DeleteFacts): boolean {
-  if (f.preExisting || f.contradiction !== undefined) return false;
+  // An id two live widgets of the run were given (CRUD-3) names neither for sure.
+  if (f.preExisting || f.contradiction !== undefined || f.collided === true) return false;
   if (f.retrieve === 'absent') return f.absentHereProvenElsewhere;
   if (f.retrieve === 'marked' && !f.journalled && f.absentHereProvenElsewhere) return true;
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
@@ -56,7 +58,7 @@ function everySecondDelete(): DeleteFacts[] {
  */
 function expectedAgain(f: DeleteFacts): boolean {
   const a = f.again!;
-  return !f.preExisting && f.contradiction === undefined && f.sweep === undefined && f.journalled && a.deletedOnce && a.heldNothingBefore && !a.idsUnreliable && a.quiet && f.retrieve === 'absent';
+  return !f.preExisting && f.contradiction === undefined && f.collided !== true && f.sweep === undefined && f.journalled && a.deletedOnce && a.heldNothingBefore && !a.idsUnreliable && a.quiet && f.retrieve === 'absent';
 }
 
 describe('the delete rule', () => {
@@ -83,7 +85,7 @@ describe('the delete rule', () => {
   });
 
   it(`CRUD-3 the rule decides all ${cases.length} combinations of the facts as the invariant says`, () => {
-    expect(cases).toHaveLength(2 * 2 * 2 * 4 * 2 * 3);
+    expect(cases).toHaveLength(2 * 2 * 2 * 4 * 2 * 2 * 3);
     for (const f of cases) expect(deleteVerdict(f).send, JSON.stringify(f)).toBe(expected(f));
   });
 
@@ -93,6 +95,10 @@ describe('the delete rule', () => {
 
   it('CRUD-4 a contradicted id is never deleted, whatever else holds', () => {
     for (const f of cases.filter((c) => c.contradiction !== undefined)) expect(deleteVerdict(f).send).toBe(false);
+  });
+
+  it('CRUD-3 an id two live widgets of the run were given is never deleted, whatever else holds', () => {
+    for (const f of cases.filter((c) => c.collided === true)) expect(deleteVerdict(f).send).toBe(false);
   });
 
   it('CRUD-4 a delete of a widget that shows itself is sent only after a retrieve shows the marker', () => {
@@ -204,6 +210,24 @@ describe('the journal', () => {
     // Journals of older versions wrote it as a 'created' entry keyed undeleted-<id>: still not a repeat.
     const old = [{ kind: 'created', account: 'primary', key: 'k', id: 'w2' }, { kind: 'deleted', account: 'primary', id: 'w2' }, { kind: 'created', account: 'primary', key: 'undeleted-w2', id: 'w2' }].map((e) => JSON.stringify(e)).join('\n');
     expect(journalFacts(parseJournal(old)).reused).toEqual([]);
+  });
+
+  it('CRUD-3 an id two creates were answered with while the first widget was not deleted is collided after a replay too: never deleted, the reason names CRUD-3', () => {
+    const file = join(dir, 'collided.jsonl');
+    const ledger = new Ownership(() => true, new Journal(file));
+    ledger.claim('primary', 'w1', ledger.sent('primary', 'ours'), { name: 'first', created_at: '2026-01-01T00:00:01Z' });
+    ledger.claim('primary', 'w2', ledger.sent('primary', 'ours'));
+    ledger.deleted('primary', 'w2');
+    // w2 again after its delete: an id reused, not collided; w1 again while live: collided.
+    ledger.claim('primary', 'w2', ledger.sent('primary', 'ours'));
+    ledger.claim('primary', 'w1', ledger.sent('primary', 'ours'), { name: 'second', created_at: '2026-01-01T00:00:02Z' });
+    expect(ledger.get('primary', 'w1')?.collided).toBe(true);
+    const replayed = new Ownership(() => true);
+    replayed.loadEntries(readJournal(file));
+    expect([replayed.get('primary', 'w1')?.collided, replayed.get('primary', 'w2')?.collided]).toEqual([true, undefined]);
+    // Even a retrieve showing the latest answer exactly proves nothing at such an id.
+    const verdict = deleteVerdict({ journalled: true, preExisting: false, contradiction: undefined, retrieve: 'marked', absentHereProvenElsewhere: false, collided: true });
+    expect(verdict).toEqual({ send: false, reason: expect.stringMatching(/^two creates of this run were answered with this id while the first widget was not deleted/), broken: 'CRUD-3' });
   });
 
   it('CRUD-1 torn and foreign lines are reported with their numbers', () => {
