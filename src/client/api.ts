@@ -299,10 +299,11 @@ export class WidgetApi {
     return (await this.shows(id)) === 'marked';
   }
 
-  /** True when this account's own create answered the id and the delete rule would let this account delete it now (a fresh retrieve). */
-  async deletableHere(id: string): Promise<boolean> {
-    if (!this.ownership.journalled(this.account, id)) return false;
-    return deleteVerdict(ledgerFacts(this.ownership, this.account, id, await this.shows(id))).send;
+  /** Whether this account's own create answered the id and the delete rule would let this account delete it now (a fresh retrieve); the rule's reason when not. */
+  async deletableHere(id: string): Promise<{ readonly send: boolean; readonly reason?: string }> {
+    if (!this.ownership.journalled(this.account, id)) return { send: false };
+    const verdict = deleteVerdict(ledgerFacts(this.ownership, this.account, id, await this.shows(id)));
+    return verdict.send ? { send: true } : { send: false, reason: verdict.reason };
   }
 
   /**
@@ -326,11 +327,15 @@ export class WidgetApi {
         const otherAccounts = shows === 'absent' || (shows === 'marked' && !base.journalled);
         if (!otherAccounts || base.preExisting || base.contradiction !== undefined) return {};
         let elsewhere = shows === 'absent' && this.ownership.isMadeUp(id);
+        let refusedThere: { account: string; reason: string } | undefined;
         for (const account of this.ownership.claimants(id)) {
           const peer = account === this.account ? undefined : this.peers.get(account);
-          if (!elsewhere && peer) elsewhere = await peer.deletableHere(id);
+          if (elsewhere || !peer) continue;
+          const there = await peer.deletableHere(id);
+          elsewhere = there.send;
+          if (!there.send && there.reason !== undefined) refusedThere ??= { account, reason: there.reason };
         }
-        return { absentHereProvenElsewhere: elsewhere };
+        return { absentHereProvenElsewhere: elsewhere, ...(!elsewhere && refusedThere ? { refusedElsewhere: refusedThere } : {}) };
       },
       send,
     });

@@ -151,7 +151,7 @@ export function sendProven(ownership: Ownership, w: ProvenWrite): Promise<Proven
     const base = ledgerFacts(ownership, w.account, w.id, shows);
     // Only the two facts the ledger cannot hold come from the caller; the ledger's and the door's retrieve stand.
     const extra = w.extra ? await w.extra(shows, base) : {};
-    const verdict = deleteVerdict({ ...base, absentHereProvenElsewhere: extra.absentHereProvenElsewhere === true, ...(extra.again ? { again: extra.again } : {}) });
+    const verdict = deleteVerdict({ ...base, absentHereProvenElsewhere: extra.absentHereProvenElsewhere === true, ...(extra.refusedElsewhere ? { refusedElsewhere: extra.refusedElsewhere } : {}), ...(extra.again ? { again: extra.again } : {}) });
     if (!verdict.send) return { refused: verdict };
     try {
       return { response: await w.send(mint(w.method, w.path)) };

@@ -59,6 +59,8 @@ export interface DeleteFacts {
    * answered it. A DELETE that finds nothing of this account's to act on harms nothing.
    */
   readonly absentHereProvenElsewhere: boolean;
+  /** When not: the account whose create answered the id, and why the rule refused it there (the refusal says so, not only "no create answered"). */
+  readonly refusedElsewhere?: { readonly account: string; readonly reason: string };
   /**
    * `cleanup --sweep-markers` only, without a journal: the id was listed with a run marker of
    * this suite in this walk and never without one. Less safe than the journal (see docs/data-safety.md).
@@ -136,6 +138,7 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
   // shows nothing at the id, or the same marked widget (a server ignoring accounts on retrieve).
   if (!f.journalled && (f.retrieve === 'absent' || f.retrieve === 'marked') && f.absentHereProvenElsewhere) return { send: true };
   if (f.retrieve === 'absent' && f.absentHereProvenElsewhere) return { send: true };
+  if (!owned && f.refusedElsewhere !== undefined && !f.sweep) return { send: false, reason: `no create of this run answered this id in this account, and in the ${f.refusedElsewhere.account} account, whose create did: ${f.refusedElsewhere.reason}` };
   if (!owned) return { send: false, reason: f.sweep ? 'not listed with a run marker of this suite (or also listed without one): not deleted' : 'no create of this run answered this id: not deleted' };
   switch (f.retrieve) {
     case 'marked':

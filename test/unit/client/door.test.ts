@@ -179,6 +179,23 @@ describe('proof at the moment of the write', () => {
     expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
   });
 
+  it('ISO a delete from another account that rests on the owner\'s proof, refused there, says the owner\'s reason, not only that no create answered', async () => {
+    // The server ignores accounts on retrieve (the second token sees w1), and shows the owner w1 without the marker.
+    const { api, requests, widgets } = await recorded((req, res) => {
+      if (req.method !== 'GET' || req.url !== '/v1/widgets/w1' || req.headers.authorization !== `Bearer ${TOKEN}` || !widgets.has('w1')) return;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...widgets.get('w1')!, name: 'unmarked' }));
+      return true;
+    });
+    const peers = new Map<string, WidgetApi>();
+    const primary = new WidgetApi(api.http, TOKEN, 'primary', api.ownership, {}, peers);
+    const second = new WidgetApi(api.http, 'door-token-2', 'second', api.ownership, {}, peers);
+    await primary.create({ name: `${MARKER} ISO 1` });
+    const refused = await second.remove('w1').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UnprovenDeleteError);
+    expect((refused as UnprovenDeleteError).reason).toMatch(/^no create of this run answered this id in this account, and in the primary account, whose create did: a retrieve shows a widget without the run marker at this id/);
+    expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
+  });
+
   it('CRUD-4 a created_at written with another precision or offset is the same instant: deleted', async () => {
     const { api, widgets } = await recorded();
     await api.create({ name: `${MARKER} CRUD-4 3` });
