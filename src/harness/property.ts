@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { isSuiteError } from '../errors.ts';
+import { InconclusiveError, isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
 import { takeBodyDefect } from './property-refusals.ts';
 import type { RuleContext } from './rule.ts';
@@ -175,6 +175,12 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     : stoppedByBudget ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : '';
   await t.annotate(`${completed} of ${t.settings.runs}${why}`, 'runs');
   if (aborted !== undefined) throw aborted;
+  // A property that completed no run checked nothing: never a pass (a budget smaller than one
+  // run against a slow target cuts every run short).
+  if (!failed && completed === 0 && t.settings.runs > 0) {
+    takeBodyDefect(t);
+    throw new InconclusiveError(`no verdict: 0 of ${t.settings.runs} runs of the property completed${why}; a larger --property-budget gives it time for at least one`);
+  }
   if (!failed) {
     const dependent = takeBodyDefect(t);
     if (dependent) throw dependent;

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InconclusiveError } from '../../../src/errors.ts';
 import { ConformanceFailure } from '../../../src/harness/failure.ts';
 import { checkProperty, PROPERTY_SHARDS, propertySeed, shardRuns } from '../../../src/harness/property.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
@@ -75,6 +76,17 @@ describe('shardRuns', () => {
 });
 
 describe('checkProperty', () => {
+  it('a property that completes no run within its budget is inconclusive, saying so, never a pass', async () => {
+    const fake = context();
+    const t = { ...fake.t, settings: { ...fake.t.settings, propertyBudgetMs: 1 } } as unknown as RuleContext;
+    const error = await checkProperty(t, 'slow', [fc.integer()], async () => {
+      await new Promise<void>((resolve) => setTimeout(resolve, 50));
+    }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(InconclusiveError);
+    expect((error as Error).message).toMatch(new RegExp(`^no verdict: 0 of ${RUNS} runs of the property completed \\(stopped by the --property-budget of 1 ms\\); a larger --property-budget`));
+    expect(fake.notes).toEqual([`0 of ${RUNS} (stopped by the --property-budget of 1 ms)`]);
+  });
+
   it('draws the same values from the same run seed whatever the concurrency', async () => {
     expect(await drawn(context({ concurrency: MANY_CONCURRENT }))).toEqual(await drawn(context({ concurrency: FEW_CONCURRENT })));
   });
