@@ -66,7 +66,7 @@ function header(column: MatrixColumn, columns: readonly MatrixColumn[]): string 
   const link = column.reportHref === undefined ? '' : ` · <a href="${escapeHtml(column.reportHref)}">report</a>`;
   const after = column.previous === undefined ? '' : `<span class="meta">compared with ${escapeHtml(columns[column.previous]!.label)}</span>`;
   return `<th scope="col">${escapeHtml(column.label)}
-<span class="meta"><span class="verdict ${cssClass(VERDICT_OUTCOME[verdict] ?? verdict)}">${escapeHtml(verdict)}</span>${column.partial ? ' partial' : ''}</span>
+<span class="meta"><span class="verdict ${cssClass(VERDICT_OUTCOME[verdict] ?? verdict)}">${escapeHtml(column.verdictWord)}</span></span>
 <span class="meta">${counts(column)}</span>
 <span class="meta">suite ${escapeHtml(column.suiteVersion)} · interface ${escapeHtml(column.interfaceVersion)} · seed ${column.seed}${link}</span>
 <span class="meta">${escapeHtml(column.target)} · ${escapeHtml(column.startedAt)}</span>

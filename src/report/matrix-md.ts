@@ -36,7 +36,7 @@ function cell(c: MatrixCell, columns: readonly MatrixColumn[]): string {
 function columnSummary(c: MatrixColumn): string {
   const counts = Object.entries(c.counts).map(([o, n]) => `${n} ${mdInline(outcomeLabel(o), 40)}`).join(', ');
   const report = c.reportHref === undefined ? '' : ` ([report](${destination(c.reportHref)}))`;
-  return `- **${mdInline(c.label, 100)}**: ${mdInline(c.verdict, 40)}${c.partial ? ' (partial run)' : ''}; ${counts}; suite ${mdInline(c.suiteVersion, 40)}, interface ${mdInline(c.interfaceVersion, 20)}, seed ${c.seed}; ${mdInline(c.target, 120)}${report}`;
+  return `- **${mdInline(c.label, 100)}**: ${mdInline(c.verdictWord, 120)}; ${counts}; suite ${mdInline(c.suiteVersion, 40)}, interface ${mdInline(c.interfaceVersion, 20)}, seed ${c.seed}; ${mdInline(c.target, 120)}${report}`;
 }
 
 /** Renders the comparison as Markdown. */

@@ -70,7 +70,10 @@ export interface MatrixColumn {
   readonly suiteVersion: string;
   readonly interfaceVersion: string;
   readonly catalogueHash: string;
+  /** The run's verdict kind (conformant, partial, …): what the cell colours key on. */
   readonly verdict: string;
+  /** The run's verdict as its own reports say it ("PASSED (partial: 3 of 42 rules)"), never recomputed, with "(partial run)" where it does not say so. */
+  readonly verdictWord: string;
   readonly partial: boolean;
   readonly target: string;
   readonly startedAt: string;
@@ -233,6 +236,8 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
       interfaceVersion: r.interfaceVersion,
       catalogueHash: r.catalogue.hash,
       verdict: r.verdict,
+      // Reports of versions before the one verdict carry only the kind.
+      verdictWord: wordOf(r),
       partial: r.partial,
       target: r.target,
       startedAt: r.startedAt,
@@ -277,3 +282,10 @@ const OUTCOME_WORDS: Readonly<Record<string, string>> = {
 
 /** The words for a change, as the matrix shows it. */
 export const CHANGE_WORDS: Readonly<Record<ChangeKind, string>> = { regression: 'regression', fixed: 'newly passing', changed: 'changed' };
+
+/** The verdict as the run's reports say it; reports of versions before the one verdict carry only its kind. */
+function wordOf(r: { readonly verdict: string; readonly partial: boolean }): string {
+  const headline = (r as { verdictDetail?: { headline?: unknown } }).verdictDetail?.headline;
+  const word = typeof headline === 'string' ? headline : r.verdict;
+  return r.partial && !/partial/i.test(word) ? `${word} (partial run)` : word;
+}

@@ -88,7 +88,7 @@ describe('compare and verify over a conformant, a faulty and a fixed server', ()
     expect(cells[1]).toContain(`/conformance.html#${RULE})`);
     expect(cells[2], 'the fix is marked').toContain('🔺 newly passing (was fail in acme-widgets@1.1)');
     expect(md).toContain(`- 🔺 newly passing: ${RULE} fail in acme-widgets@1.1 → pass in acme-widgets@1.2`);
-    expect(md, 'per column the verdict and counts').toContain(`- **acme-widgets@1.1**: not-conformant (partial run); ${RULES.length - 1 - PROPERTY_RULES.length} pass, 1 fail, ${PROPERTY_RULES.length} absent`);
+    expect(md, 'per column the verdict in its run\'s own words, and the counts').toContain(`- **acme-widgets@1.1**: NOT CONFORMANT \\(partial run\\); ${RULES.length - 1 - PROPERTY_RULES.length} pass, 1 fail, ${PROPERTY_RULES.length} absent`);
     for (const id of PROPERTY_RULES) expect(md.split('\n').find((l) => l.startsWith(`| ${id} `)), `${id} not run: absent, not passed`).toMatch(/^(?!.*pass).*∅ absent.*∅ absent.*∅ absent/);
     expect(md, 'the reference is another implementation: nothing compared with it').not.toContain('was pass in reference@1');
   });

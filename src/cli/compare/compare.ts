@@ -103,7 +103,7 @@ export function writeMatrix(matrix: Matrix, outDir: string): string[] {
 
 /** The console summary: a line per run, the changes, the files written. */
 export function compareSummary(matrix: Matrix, files: readonly string[], directory: string): string {
-  const lines = matrix.columns.map((c) => `${c.label}: ${c.verdict}${c.partial ? ' (partial run)' : ''}; ${Object.entries(c.counts).map(([o, n]) => `${n} ${o}`).join(', ')}`);
+  const lines = matrix.columns.map((c) => `${c.label}: ${c.verdictWord}; ${Object.entries(c.counts).map(([o, n]) => `${n} ${o}`).join(', ')}`);
   for (const note of matrix.notes) lines.push(`note: ${note}`);
   const label = (i: number) => matrix.columns[i]!.label;
   for (const c of matrix.changes) lines.push(`${c.kind === 'fixed' ? 'newly passing' : c.kind}: ${c.rule} ${c.from} in ${label(c.previous)} -> ${c.to} in ${label(c.column)}`);

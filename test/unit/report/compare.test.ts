@@ -68,6 +68,17 @@ describe('matrix: what changed between runs of one implementation', () => {
     expect(m.notes.join('\n')).toContain('acme@1.1 #1'.replace(' #1', '') + ' is a partial run (--only FMT)');
   });
 
+  it('each column says its run\'s verdict in the run\'s own words, in the matrix, its Markdown and its HTML, never the raw kind', () => {
+    const partial = reportOf(outcomesOf([testOf('FMT-1', 'pass')]), { implementation: 'acme@1.1' });
+    const m = buildMatrix([run('acme@1.0'), { report: partial, source: 'p' }, run('acme@1.2', { 'PAGE-3': 'fail' })]);
+    expect(m.columns.map((c) => c.verdictWord)).toEqual([run('acme@1.0').report.verdictDetail.headline, partial.verdictDetail.headline, run('acme@1.2', { 'PAGE-3': 'fail' }).report.verdictDetail.headline]);
+    expect(m.columns[1]!.verdictWord).toBe(`PASSED (partial: 1 of ${RULES.length} rules)`);
+    // Markdown escapes the punctuation; read without the escapes.
+    expect(renderMatrixMarkdown(m).replace(/\\/g, '')).toContain(`PASSED (partial: 1 of ${RULES.length} rules)`);
+    expect(renderMatrixHtml(m)).toContain(`>PASSED (partial: 1 of ${RULES.length} rules)<`);
+    expect(renderMatrixMarkdown(m).replace(/\\/g, '')).not.toMatch(/: partial \(partial run\)/);
+  });
+
   it('AUTH-1 from another catalogue: a warning, and a rule only that catalogue has is a row of its own', () => {
     const other = run('acme@2');
     const edited: RunReport = { ...other.report, catalogue: { hash: `sha256:${'0'.repeat(64)}`, rules: 1 }, rules: [...other.report.rules, { ...other.report.rules[0]!, id: 'NEW-1' }] };
