@@ -274,7 +274,11 @@ export class WidgetApi {
     const headers = (token: string): Record<string, string> => this.headers(undefined, { 'content-type': 'application/json' }, token);
     if (id !== undefined) {
       const path = this.widgetPath(id, method);
-      const res = await this.authed(undefined, `${method} ${path}`, (token) => this.writing(() => this.provenWrite(id, method, path, (pass) => this.http.request(method, path, { headers: headers(token), body: JSON.stringify(body), pass }))));
+      const res = await this.authed(undefined, `${method} ${path}`, (token) => this.writing(() => this.provenWrite(id, method, path, (pass) => {
+        // Sent: a server that applies it may show the widget changed from now on (MAL-5 judges that, not the ledger).
+        this.ownership.wrote(this.account, id);
+        return this.http.request(method, path, { headers: headers(token), body: JSON.stringify(body), pass });
+      })));
       // A faulty server may have made a widget: any other id a 2xx answer names is claimed for the cleanup.
       const made = is2xx(res.status) ? idOf(res.json) : undefined;
       if (made !== undefined && made !== id) this.ownership.claim(this.account, made, undefined, res.json);

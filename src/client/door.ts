@@ -16,7 +16,7 @@ import { TransportError } from '../errors.ts';
 import { idText } from '../schema.ts';
 import { installWriteGate, type ApiResponse, type WritePass } from '../http/client.ts';
 import { deleteVerdict, type DeleteFacts, type DeleteVerdict, type RetrieveShows } from './ledger.ts';
-import type { Ownership } from './ownership.ts';
+import { showsAsAnswered, type Ownership } from './ownership.ts';
 
 /** Passes minted and not yet spent, with the one request each lets out. */
 const passes = new WeakMap<object, { readonly method: string; readonly path: string }>();
@@ -65,18 +65,6 @@ async function inTurn<T>(ownership: Ownership, id: string, run: () => Promise<T>
   }
 }
 
-/** The instant a created_at names, or undefined when it names none. */
-function instant(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** The name as compared with the create's answer: case and compatibility forms folded, as markers are read (harness/marker.ts). */
-function foldedName(value: unknown): string | undefined {
-  return typeof value === 'string' ? value.normalize('NFKC').toLowerCase() : undefined;
-}
-
 /**
  * What a retrieve with the account's own token shows at the id: `marked` only for the widget the
  * create answered: this run's marker, the same id, and (where the create's answer had them) the
@@ -91,10 +79,7 @@ export function retrieveShows(ownership: Ownership, account: string, id: string,
   if (!ownership.isOurs(res.json)) return 'unmarked';
   const created = ownership.answered(account, id);
   if (created === undefined) return 'marked';
-  const shown = res.json as { name?: unknown; created_at?: unknown };
-  if (created.createdAt !== undefined && instant(shown.created_at) !== instant(created.createdAt)) return 'another';
-  if (created.name !== undefined && foldedName(shown.name) !== foldedName(created.name)) return 'another';
-  return 'marked';
+  return showsAsAnswered(created, res.json) ? 'marked' : 'another';
 }
 
 /** A write to one widget, with what the door needs to prove it. */

@@ -54,6 +54,8 @@ export interface Claim {
   seenUnmarked?: boolean;
   /** The widget as the create answered it (journalled): a retrieve must show the same to prove the widget at the id is this one (door.ts retrieveShows). */
   answered?: Answered;
+  /** A PUT, PATCH or POST of the suite went to the id (MAL-5): a server that applies it may show the widget changed, lawfully by its own lights. */
+  written?: boolean;
 }
 
 /** What a create answered, kept to tell its widget from another at the same id. */
@@ -72,6 +74,30 @@ export function answeredOf(json: unknown): Answered {
     ...(typeof name === 'string' && name.length <= MAX_ANSWERED_NAME ? { name } : {}),
     ...(typeof createdAt === 'string' && createdAt.length <= 100 ? { createdAt } : {}),
   };
+}
+
+/** A created_at as an instant (other precision or offset, same instant), or undefined when unreadable. */
+function instant(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The name as compared with the create's answer: case and compatibility forms folded, as markers are read (harness/marker.ts). */
+function foldedName(value: unknown): string | undefined {
+  return typeof value === 'string' ? value.normalize('NFKC').toLowerCase() : undefined;
+}
+
+/**
+ * Whether a widget shown at an id is the one its create answered: the same created_at instant and
+ * the same name (case and NFKC folded), where the answer had them. A conformant server always
+ * shows them so (created_at is read-only, the name is stored as sent).
+ */
+export function showsAsAnswered(created: Answered, shown: unknown): boolean {
+  const w = (shown !== null && typeof shown === 'object' ? shown : {}) as { name?: unknown; created_at?: unknown };
+  if (created.createdAt !== undefined && instant(w.created_at) !== instant(created.createdAt)) return false;
+  if (created.name !== undefined && foldedName(w.name) !== foldedName(created.name)) return false;
+  return true;
 }
 
 /** How a lost write is journalled: as a contradiction entry (never deleted) whose reason starts so. */
@@ -381,10 +407,22 @@ export class Ownership {
       }
       return;
     }
+    // The own token's retrieve showed, at a live id of the run, a widget other than its create
+    // answered (and the suite wrote nothing to it): the id does not hold one widget for sure.
+    // Later showing the answered widget again proves nothing (a server can show any widget at any id).
+    if (via === 'retrieve' && marked && !claim.deleted && claim.written !== true && claim.answered !== undefined && !showsAsAnswered(claim.answered, widget)) {
+      this.contradict(account, id, 'a retrieve showed another widget at this id than its create answered (another created_at or name) while it was not deleted');
+    }
     if (marked) claim.seenMarked = true;
     else claim.seenUnmarked = true;
     if (via === 'retrieve' || !marked) claim.sighting = marked ? 'marked' : 'unmarked';
     if (claim.seenMarked && claim.seenUnmarked) this.contradict(account, id, 'shown with the run marker at one time and without it at another');
+  }
+
+  /** Records that the suite sent a write other than DELETE to the id (MAL-5): what a retrieve shows there afterwards may lawfully differ from the create's answer. */
+  wrote(account: string, id: string): void {
+    const claim = this.get(account, id);
+    if (claim) claim.written = true;
   }
 
   /** Records that one list page showed the id more than once: which entry is the widget at it is unknown. */

@@ -95,10 +95,18 @@ export class Adversary {
   readonly widgets = new Map<string, Map<string, Stored>>([['primary', new Map()], ['second', new Map()]]);
   /** Ids the accounts held before the run, with their content. */
   readonly preExisting = new Map<string, Stored>();
-  /** Ids of widgets a POST really made, by account. */
-  readonly made = new Map<string, string>();
-  /** Widgets another client made during the run (at fresh ids or at ids the suite's widgets had): they must stay as they are. */
-  readonly foreign = new Map<string, Stored>();
+  /**
+   * Widgets a POST really made, as "<account>\n<id>": ids may repeat across accounts (`%2e%2e`,
+   * lookalikes), and one account's widget there is not the other's (keyed by id alone, another
+   * client's widget at `%2e%2e` once counted as the run's, and 'delete-another-own' removed it).
+   */
+  private readonly made = new Set<string>();
+  /**
+   * Every widget another client made during the run (at fresh ids or at ids the suite's widgets
+   * had), with its account: each must stay as it was. A list, not a map by id: one that replaced
+   * another at the same id (after a DELETE the suite should not have sent) must not hide it.
+   */
+  private readonly foreign: Array<Stored & { readonly account: string }> = [];
   private next = 1;
   private readonly cursor = { create: 0, retrieve: 0, list: 0, delete: 0, race: 0 };
   /** Requests received so far. */
@@ -143,8 +151,8 @@ export class Adversary {
   /** Another client's widget in the account, at a fresh id or at one given. */
   private foreignWidget(account: string, name: string, id?: string): void {
     const w = this.store(account, { name }, id);
-    this.made.delete(w.id);
-    this.foreign.set(w.id, w);
+    this.made.delete(`${account}\n${w.id}`);
+    this.foreign.push({ ...w, account });
   }
 
   /** Another client acts between two requests, as the schedule says. */
@@ -185,7 +193,7 @@ export class Adversary {
   }
 
   private own(account: string): Stored[] {
-    return [...this.widgets.get(account)!.values()].filter((w) => this.made.has(w.id));
+    return [...this.widgets.get(account)!.values()].filter((w) => this.made.has(`${account}\n${w.id}`));
   }
 
   private users(account: string): Stored[] {
@@ -260,7 +268,7 @@ export class Adversary {
     // The widget is made at an id that is a lookalike of a user's, or at `%2e%2e`.
     const at = lie === 'lookalike-of-pre-existing' && user ? LOOKALIKES[this.next % LOOKALIKES.length]!(user.id) : lie === 'dot-dot-id' ? '%2e%2e' : undefined;
     const w = this.store(account, { name: input.name, ...(typeof input.description === 'string' ? { description: input.description } : {}) }, at === undefined || this.widgets.get(account)!.has(at) ? undefined : at);
-    this.made.set(w.id, account);
+    this.made.add(`${account}\n${w.id}`);
     if (lie === 'answer-lost') return void res.destroy();
     if (lie === 'no-id') return json(201, { name: w.name, created_at: w.created_at });
     const other = lie === 'id-of-pre-existing' ? this.users(account)[0] : lie === 'id-of-own-earlier' ? this.own(account).find((o) => o.id !== w.id) : undefined;
@@ -304,15 +312,15 @@ export class Adversary {
 
   /** Widgets the suite did not create (the users' and another client's) not exactly as they were. */
   damaged(): string[] {
-    // Ids may repeat across accounts (`%2e%2e`, lookalikes): a widget is intact when some account still holds it as it was.
-    return [...this.preExisting.values(), ...this.foreign.values()]
-      .filter((w) => ![...this.widgets.values()].some((m) => JSON.stringify(m.get(w.id)) === JSON.stringify(w)))
-      .map((w) => w.id);
+    // The users' widgets have ids no other widget gets; another client's is checked in its own account.
+    const users = [...this.preExisting.values()].filter((w) => ![...this.widgets.values()].some((m) => JSON.stringify(m.get(w.id)) === JSON.stringify(w)));
+    const others = this.foreign.filter(({ account, ...w }) => JSON.stringify(this.widgets.get(account)!.get(w.id)) !== JSON.stringify(w));
+    return [...users, ...others].map((w) => w.id);
   }
 
   /** Widgets a POST made that are still there, by account. */
   remaining(): Array<{ account: string; id: string }> {
-    return [...this.widgets].flatMap(([account, m]) => [...m.keys()].filter((id) => this.made.has(id)).map((id) => ({ account, id })));
+    return [...this.widgets].flatMap(([account, m]) => [...m.keys()].filter((id) => this.made.has(`${account}\n${id}`)).map((id) => ({ account, id })));
   }
 
   /** Starts the adversary on a loopback port. */

@@ -61,6 +61,16 @@ describe('generated adversaries that lie about identity and ownership', () => {
           // that answer after the id went to another client's widget. An id given to two live
           // widgets is never deleted.
           [{ preExisting: { primary: 2, second: 2 }, create: ['honest', 'id-of-pre-existing', 'no-id', 'honest', 'honest', 'honest', 'lookalike-of-pre-existing', 'id-of-own-earlier', 'honest'], retrieve: ['show-own-widget-at-any-id', 'honest'], list: ['honest'], delete: ['honest', 'reassign-and-drop', 'fail', 'honest'], race: ['none', 'none', 'other-client-copies-name', 'none', 'other-client-creates', 'other-client-copies-name', 'reassign-own-id', 'none', 'reassign-own-id-copying-name'], router: 'exact' }, false],
+          // Seed 1051938337: `%2e%2e` made in both accounts, one given to another client; the
+          // adversary's own books, keyed by id alone, once counted that widget as the run's and let
+          // 'delete-another-own' remove it (what no client can detect). Its books are per account now.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['dot-dot-id', 'honest', 'no-id', 'honest', 'id-of-pre-existing'], retrieve: ['honest'], list: ['honest'], delete: ['reassign-and-drop', 'fail', 'delete-another-own', 'honest'], race: ['none', 'none', 'reassign-own-id', 'none', 'none', 'none', 'other-client-copies-name', 'other-client-copies-name'], router: 'exact' }, false],
+          // Seed 986196130: a create answered with the id of the run's earlier widget; that id
+          // went to another client's widget, which a retrieve showed (another created_at); then a
+          // retrieve that shows the latest widget at any id matched the answer again, and the DELETE
+          // removed the other client's widget. A live id once shown holding another widget is
+          // contradicted now: never deleted.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['id-of-own-earlier', 'answer-lost', 'id-of-own-earlier', 'honest'], retrieve: ['show-own-widget-at-any-id', 'add-marker'], list: ['add-marker'], delete: ['reassign-and-drop'], race: ['none', 'none', 'none', 'reassign-own-id', 'none', 'reassign-own-id', 'reassign-own-id', 'none'], router: 'exact' }, false],
         ],
       },
     );

@@ -175,7 +175,7 @@ describe('proof at the moment of the write', () => {
     // Another widget of the run (or a copy of its name) now stands at the id.
     widgets.set('w1', { ...widgets.get('w1')!, created_at: '2001-01-01T00:00:00Z' });
     const refused = await api.remove('w1').catch((e: unknown) => e);
-    expect((refused as UnprovenDeleteError).reason).toMatch(/not the widget its create answered/);
+    expect((refused as UnprovenDeleteError).reason).toMatch(/a retrieve showed another widget at this id than its create answered \(another created_at or name\)/);
     expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
   });
 
