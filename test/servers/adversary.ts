@@ -107,6 +107,25 @@ export class Adversary {
    * another at the same id (after a DELETE the suite should not have sent) must not hide it.
    */
   private readonly foreign: Array<Stored & { readonly account: string }> = [];
+  /** What each create answered at each id ("<account>\n<id>"): the widget the suite believes is there. */
+  private readonly answeredAs = new Map<string, { readonly name: string; readonly created_at: string }>();
+  /**
+   * Ids at which, before any DELETE of them, a retrieve showed the suite something other than
+   * that answer. List pages do not count: the suite takes a retrieve as the server's word for an
+   * id and never weighs a list entry against it (docs/data-safety.md).
+   */
+  private readonly shownOther = new Set<string>();
+  /** Ids a DELETE reached: what is shown there afterwards no longer counts for shownOther. */
+  private readonly deleteSent = new Set<string>();
+
+  /** Notes what a retrieve showed the suite at an id. */
+  private shown(account: string, id: string, w: { name?: unknown; created_at?: unknown }): void {
+    const key = `${account}\n${id}`;
+    const answered = this.answeredAs.get(key);
+    if (!answered || this.deleteSent.has(key)) return;
+    const nameDiffers = typeof w.name !== 'string' || w.name.normalize('NFKC').toLowerCase() !== answered.name.normalize('NFKC').toLowerCase();
+    if (w.created_at !== answered.created_at || nameDiffers) this.shownOther.add(key);
+  }
   private next = 1;
   private readonly cursor = { create: 0, retrieve: 0, list: 0, delete: 0, race: 0 };
   /** Requests received so far. */
@@ -225,6 +244,7 @@ export class Adversary {
       if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, json);
       if (req.method === 'DELETE') {
         const routed = this.route(account, path, true);
+        this.deleteSent.add(`${account}\n${routed.id}`);
         if (routed.all) {
           // "DELETE /v1/widgets/": the account emptied.
           this.widgets.get(account)!.clear();
@@ -272,6 +292,7 @@ export class Adversary {
     if (lie === 'answer-lost') return void res.destroy();
     if (lie === 'no-id') return json(201, { name: w.name, created_at: w.created_at });
     const other = lie === 'id-of-pre-existing' ? this.users(account)[0] : lie === 'id-of-own-earlier' ? this.own(account).find((o) => o.id !== w.id) : undefined;
+    this.answeredAs.set(`${account}\n${other?.id ?? w.id}`, { name: w.name, created_at: w.created_at });
     json(201, { ...w, id: other?.id ?? w.id });
   }
 
@@ -279,15 +300,19 @@ export class Adversary {
     const lie = this.lie('retrieve');
     const w = this.widgets.get(account)!.get(id);
     if (lie === 'not-found') return json(404, { code: 'not_found', message: 'no' });
+    const shown = (body: Stored): void => {
+      this.shown(account, id, body);
+      json(200, body);
+    };
     if (lie === 'show-own-widget-at-any-id') {
       const own = this.own(account).at(-1);
-      if (own) return json(200, { ...own, id });
+      if (own) return shown({ ...own, id });
     }
     if (!w) return json(404, { code: 'not_found', message: 'no' });
-    if (lie === 'add-marker') return json(200, { ...w, name: `${w.name} ${this.marker}` });
-    if (lie === 'remove-marker') return json(200, { ...w, name: w.name.replace(MARKER, '').trim() || 'x' });
-    if (lie === 'upper-case') return json(200, { ...w, name: w.name.toUpperCase() });
-    json(200, w);
+    if (lie === 'add-marker') return shown({ ...w, name: `${w.name} ${this.marker}` });
+    if (lie === 'remove-marker') return shown({ ...w, name: w.name.replace(MARKER, '').trim() || 'x' });
+    if (lie === 'upper-case') return shown({ ...w, name: w.name.toUpperCase() });
+    shown(w);
   }
 
   private remove(account: string, id: string, json: (s: number, b?: unknown) => void, res: ServerResponse): void {
@@ -314,8 +339,21 @@ export class Adversary {
   damaged(): string[] {
     // The users' widgets have ids no other widget gets; another client's is checked in its own account.
     const users = [...this.preExisting.values()].filter((w) => ![...this.widgets.values()].some((m) => JSON.stringify(m.get(w.id)) === JSON.stringify(w)));
-    const others = this.foreign.filter(({ account, ...w }) => JSON.stringify(this.widgets.get(account)!.get(w.id)) !== JSON.stringify(w));
+    const others = this.foreign
+      .filter(({ account, ...w }) => JSON.stringify(this.widgets.get(account)!.get(w.id)) !== JSON.stringify(w))
+      .filter(({ account, id }) => !this.undetectableAt(account, id));
     return [...users, ...others].map((w) => w.id);
+  }
+
+  /**
+   * Another client's widget at an id a create of the suite was answered with, where every
+   * retrieve before the DELETE showed the suite the widget that create answered (a
+   * retrieve that shows the run's widget at any id): the DELETE of a widget proven the suite's
+   * reached another. No client can tell (docs/data-safety.md); the property does not count it.
+   */
+  private undetectableAt(account: string, id: string): boolean {
+    const key = `${account}\n${id}`;
+    return this.schedule.retrieve.includes('show-own-widget-at-any-id') && this.answeredAs.has(key) && !this.shownOther.has(key);
   }
 
   /** Widgets a POST made that are still there, by account. */

@@ -71,6 +71,10 @@ describe('generated adversaries that lie about identity and ownership', () => {
           // removed the other client's widget. A live id once shown holding another widget is
           // contradicted now: never deleted.
           [{ preExisting: { primary: 1, second: 1 }, create: ['id-of-own-earlier', 'answer-lost', 'id-of-own-earlier', 'honest'], retrieve: ['show-own-widget-at-any-id', 'add-marker'], list: ['add-marker'], delete: ['reassign-and-drop'], race: ['none', 'none', 'none', 'reassign-own-id', 'none', 'reassign-own-id', 'reassign-own-id', 'none'], router: 'exact' }, false],
+          // Seed 42104804: the same, but no retrieve ever showed the other client's widget: the
+          // DELETE of a widget every retrieve proved the suite's reached another (what no client can
+          // detect; the adversary does not count it, and must still count seed 986196130's).
+          [{ preExisting: { primary: 1, second: 1 }, create: ['id-of-own-earlier', 'honest', 'honest', 'answer-lost', 'answer-lost', 'no-id'], retrieve: ['show-own-widget-at-any-id'], list: ['add-marker'], delete: ['fail', 'honest', 'honest', 'fail'], race: ['none', 'reassign-own-id', 'none'], router: 'exact' }, false],
         ],
       },
     );
