@@ -73,9 +73,10 @@ export async function finalCleanup(
   const lost = ownership.lostCreates();
   if (lost.length > 0) problems.push(describeLost(lost));
   // Recorded: a create answered the id with the run's widget (marked), and the latest sighting
-  // there with the owner's token (a retrieve, or a list entry) showed a widget without the marker. Either the retrieve changes
-  // the widget (CRUD-4) or the widget the create made stands at an id the run never learned (the
-  // answer named another widget's id): which, no client can tell, so it is said.
+  // there with the owner's token (a retrieve, or a list entry) showed a widget without the
+  // marker. Either the server changes the widget (CRUD-4) or the widget the create made stands
+  // at an id the run never learned (the answer named another widget's id): which, no client can
+  // tell, so it is said.
   const displaced = ownership.allClaims().filter((c) => c.sighting === 'unmarked' && c.gone !== true && c.answered?.name !== undefined && ownership.isOurs({ name: c.answered.name }));
   if (displaced.length > 0) problems.push(describeDisplaced(displaced));
   // A line of the journal that could not be read may hold an id of the run: nothing can be called verified.
