@@ -8,11 +8,10 @@
  */
 import { CollectionWriteRefused, RateLimitError, TokenRejectedError, TransportError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { idText } from '../schema.ts';
-import type { ApiResponse, HttpClient, WritePass } from '../http/client.ts';
-import { deleteVerdict, type DeleteFacts, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
+import type { ApiResponse, HttpClient } from '../http/client.ts';
 import type { Ownership } from './ownership.ts';
 import { unsafeSegment } from './safe-ids.ts';
-import { ledgerFacts, openCreate, retrieveShows, sendProven, type CreateTicket, type ProvenOutcome } from './door.ts';
+import type { CreateTicket, Credential, Door, WidgetWrite } from './door.ts';
 import { TokenSource } from './token-source.ts';
 import type { Observation, Unsent } from '../report/profile-facts.ts';
 import type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
@@ -53,6 +52,8 @@ export class WidgetApi {
   private readonly issued = new Set<string>();
   /** Creates whose answer repeated an id the run held (see repeatOf). */
   private readonly repeats = new WeakMap<ApiResponse, 'collided' | 'reused'>();
+  /** The run's one door for writes (door.ts): private, so holding an account lets no one write around it. */
+  readonly #door: Door;
 
   constructor(
     readonly http: HttpClient,
@@ -62,17 +63,23 @@ export class WidgetApi {
     readonly account: string,
     /** The run's ledger of ids the suite holds, shared by every account. */
     readonly ownership: Ownership,
+    /** The ledger's door, opened with the client (accounts.ts openAccounts). */
+    door: Door,
     private readonly hooks: ApiHooks = {},
-    /** Every account of the run by name (this one included), for proofs across accounts. */
-    private readonly peers: Map<string, WidgetApi> = new Map(),
   ) {
-    peers.set(account, this);
+    this.#door = door;
     this.source = typeof token === 'string' ? new TokenSource(token) : token;
   }
 
   private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}, token = this.source.token): Record<string, string> {
     const authorization = auth ? auth.authorization : `Bearer ${token}`;
     return authorization === null ? extra : { ...extra, authorization };
+  }
+
+  /** The credential a write carries: the override's, or this account's own with `token`. */
+  private credential(auth: AuthOverride | undefined, token: string): Credential {
+    if (!auth) return { authorization: `Bearer ${token}` };
+    return { authorization: auth.authorization, ...(auth.query ? { query: auth.query } : {}) };
   }
 
   /** The Authorization value this account sends (for building variants of it in auth tests). */
@@ -123,7 +130,6 @@ export class WidgetApi {
   /** POST /widgets (§4.2); a 2xx answer with an id claims it in the ledger (a claim, not proof). */
   async create(body: unknown, opts: CreateOptions = {}): Promise<ApiResponse> {
     const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
-    const extra: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
     // Bytes that are not text (FMT-4's) are no situation of the profile's: not observed.
@@ -134,8 +140,8 @@ export class WidgetApi {
     let res: ApiResponse;
     try {
       res = await this.authed(opts.auth, 'POST /widgets', (token) => {
-        const door = (ticket ??= openCreate(this.ownership, this.account, tagOf(body, this.ownership.isOurs)));
-        return this.writing(() => door.send('POST', '/widgets', (pass) => this.http.request('POST', '/widgets', { headers: this.headers(opts.auth, extra, token), ...(raw === undefined ? {} : { body: raw }), ...(opts.auth?.query ? { query: opts.auth.query } : {}), pass })));
+        const door = (ticket ??= this.#door.openCreate(this.account, tagOf(body, this.ownership.isOurs)));
+        return this.writing(() => door.send({ credential: this.credential(opts.auth, token), contentType, ...(raw === undefined ? {} : { body: raw }) }));
       });
     } catch (error) {
       // What the run recorded, said as it is: a create never sent (the client stopped, the
@@ -177,7 +183,7 @@ export class WidgetApi {
 
   /**
    * DELETE /widgets/{id} (§4.4), sent only with proof that it cannot touch a widget the suite
-   * did not create (see proveDeletable); otherwise UnprovenDeleteError and nothing is sent.
+   * did not create (door.ts write); otherwise UnprovenDeleteError and nothing is sent.
    */
   async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
@@ -185,9 +191,12 @@ export class WidgetApi {
     // The write slot (WalkGate) is taken first, so that nothing holds the DELETE back once the door's retrieve is answered.
     const res = await this.authed(auth, `DELETE ${path}`, async (token) =>
       this.writing(() =>
-        this.provenWrite(id, 'DELETE', path, (pass) => {
-          situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
-          return this.http.request('DELETE', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}), pass });
+        this.provenWrite({
+          account: this.account,
+          id,
+          method: 'DELETE',
+          ...(auth ? { credential: this.credential(auth, token) } : {}),
+          onSend: () => void (situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id)),
         }),
       ),
     );
@@ -208,7 +217,7 @@ export class WidgetApi {
     const path = this.widgetPath(id, 'DELETE');
     const window = this.hooks.quiet;
     // The facts the ledger holds first: no request is spent on a delete that could not go out anyway.
-    const before = deleteVerdict(this.secondDeleteFacts(id, 'absent', window !== undefined));
+    const before = this.#door.secondDeleteBefore(this.account, id, window !== undefined);
     let outcome: SecondDelete;
     if (!before.send) outcome = { notSent: before.reason };
     else if (!window) outcome = { notSent: 'no window without writes of the suite' };
@@ -217,36 +226,18 @@ export class WidgetApi {
     return outcome;
   }
 
-  /** Inside the quiet window: the ledger's facts again, the retrieve, the rule with what it showed, and the DELETE when the rule says so. */
+  /** Inside the quiet window: through the door like every write (the ledger's facts again, its retrieve, the rule), the DELETE when the rule says so. */
   private async secondDeleteInWindow(id: string, path: string): Promise<SecondDelete> {
-    // What the writes just drained may have taught the ledger (an id given twice) is asked again first.
-    const drained = deleteVerdict(this.secondDeleteFacts(id, 'absent', true));
-    if (!drained.send) return { notSent: drained.reason };
     const situation = idSituation(this.ownership, this.account, id);
-    // Through the door like every write: its retrieve (only 404 or 410 counts as nothing there),
-    // the rule with the second delete's facts, then the DELETE in the same turn. Not through
-    // `writing`: this is the window's own write, the one it holds every other back for.
+    // Not through `writing`: this is the window's own write, the one it holds every other back for.
     try {
-      const response = await this.authed(undefined, `DELETE ${path}`, (token) =>
-        this.provenWrite(id, 'DELETE', path, (pass) => this.http.request('DELETE', path, { headers: this.headers(undefined, {}, token), pass }), true),
-      );
+      const response = await this.authed(undefined, `DELETE ${path}`, () => this.provenWrite({ account: this.account, id, method: 'DELETE', again: true }));
       this.observe('delete', situation, response, { id });
       return { response };
     } catch (error) {
       if (error instanceof UnprovenDeleteError) return { notSent: error.reason };
       throw error;
     }
-  }
-
-  private secondDeleteFacts(id: string, retrieve: RetrieveShows, quiet: boolean): DeleteFacts {
-    const claim = this.ownership.get(this.account, id);
-    const again: SecondDeleteFacts = {
-      deletedOnce: claim?.deleted === true && claim.creates === 1,
-      heldNothingBefore: this.ownership.heldNothingBefore(this.account),
-      idsUnreliable: this.ownership.reissued || this.ownership.repeated || this.ownership.anyContradiction(this.account),
-      quiet,
-    };
-    return { journalled: claim !== undefined, preExisting: this.ownership.preExisting(this.account, id), contradiction: this.ownership.contradiction(this.account, id), retrieve, absentHereProvenElsewhere: false, again };
   }
 
   /** Tells the profile that a request of this kind was not sent, and why (see Unsent); never throws. */
@@ -258,26 +249,23 @@ export class WidgetApi {
     }
   }
 
-  /** What a retrieve with this account's token shows at the id now, read by the door (door.ts retrieveShows): never an earlier proof. */
-  private async shows(id: string): Promise<RetrieveShows> {
-    return retrieveShows(this.ownership, this.account, id, await this.retrieve(id));
-  }
-
   /**
    * A method the spec does not define (MAL-5) on a widget proven the suite's own (as for a
-   * delete, through the door), or on /widgets only when the run was given
-   * --allow-collection-writes (`collectionWrites`): sent as a write, since a faulty server may
-   * act on it. On the collection it is journalled like a create, and any id a 2xx answer names
-   * is claimed for the cleanup.
+   * delete, through the door), or on /widgets only when the run's settings allow collection
+   * writes (--allow-collection-writes, read by the door when it was opened): sent as a write,
+   * since a faulty server may act on it. On the collection it is journalled like a create, and
+   * any id a 2xx answer names is claimed for the cleanup.
    */
-  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown, collectionWrites = false): Promise<ApiResponse> {
-    const headers = (token: string): Record<string, string> => this.headers(undefined, { 'content-type': 'application/json' }, token);
+  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown): Promise<ApiResponse> {
     if (id !== undefined) {
       const path = this.widgetPath(id, method);
-      const res = await this.authed(undefined, `${method} ${path}`, (token) => this.writing(() => this.provenWrite(id, method, path, (pass) => {
+      const res = await this.authed(undefined, `${method} ${path}`, () => this.writing(() => this.provenWrite({
+        account: this.account,
+        id,
+        method,
+        body,
         // Sent: a server that applies it may show the widget changed from now on (MAL-5 judges that, not the ledger).
-        this.ownership.wrote(this.account, id);
-        return this.http.request(method, path, { headers: headers(token), body: JSON.stringify(body), pass });
+        onSend: () => this.ownership.wrote(this.account, id),
       })));
       // A faulty server may have made a widget: any other id a 2xx answer names is claimed for the cleanup.
       const made = is2xx(res.status) ? idOf(res.json) : undefined;
@@ -286,11 +274,11 @@ export class WidgetApi {
     }
     // On the collection, a server could take PUT or PATCH for "replace or change them all", and
     // no list proves an account empty (a list may hide widgets): only on the user's word.
-    if (!collectionWrites) throw new CollectionWriteRefused(method);
+    if (method === 'POST' || !this.#door.collectionWrites) throw new CollectionWriteRefused(method);
     let ticket: CreateTicket | undefined;
     const res = await this.authed(undefined, `${method} /widgets`, (token) => {
-      const door = (ticket ??= openCreate(this.ownership, this.account, tagOf(body, this.ownership.isOurs)));
-      return this.writing(() => door.send(method, '/widgets', (pass) => this.http.request(method, '/widgets', { headers: headers(token), body: JSON.stringify(body), pass })));
+      const door = (ticket ??= this.#door.openCreate(this.account, tagOf(body, this.ownership.isOurs)));
+      return this.writing(() => door.send({ method, credential: this.credential(undefined, token), contentType: 'application/json', body: JSON.stringify(body) }));
     });
     const made = is2xx(res.status) ? idOf(res.json) : undefined;
     if (made !== undefined) this.ownership.claim(this.account, made, ticket?.key, res.json);
@@ -298,54 +286,16 @@ export class WidgetApi {
     return res;
   }
 
-  /** True when the server shows, now, the suite's marker at the id in this account (a fresh retrieve). */
-  async provenNow(id: string): Promise<boolean> {
-    return (await this.shows(id)) === 'marked';
-  }
-
-  /** Whether this account's own create answered the id and the delete rule would let this account delete it now (a fresh retrieve); the rule's reason when not. */
-  async deletableHere(id: string): Promise<{ readonly send: boolean; readonly reason?: string }> {
-    if (!this.ownership.journalled(this.account, id)) return { send: false };
-    const verdict = deleteVerdict(ledgerFacts(this.ownership, this.account, id, await this.shows(id)));
-    return verdict.send ? { send: true } : { send: false, reason: verdict.reason };
-  }
-
   /**
-   * A write to one widget through the door (door.ts sendProven): a fresh retrieve of the id in
-   * the id's turn, the delete rule (ledger.ts deleteVerdict) on it and the ledger's facts, then
-   * the write at once. When this account shows nothing at the id (or the marked widget of an id
-   * another account's create answered), the rule may rest on that account's own fresh proof, or
-   * on the id being one the suite made up. Otherwise UnprovenDeleteError and nothing is sent.
+   * A write to one widget through the door (door.ts write): a fresh retrieve of the id in the
+   * id's turn, the delete rule (ledger.ts deleteVerdict) on it and the ledger's facts, then the
+   * write at once; UnprovenDeleteError and nothing sent when the rule refuses it.
    */
-  private async provenWrite(id: string, method: string, path: string, send: (pass: WritePass) => Promise<ApiResponse>, again = false): Promise<ApiResponse> {
-    const outcome: ProvenOutcome = await sendProven(this.ownership, {
-      account: this.account,
-      id,
-      method,
-      path,
-      retrieve: () => this.retrieve(id),
-      ...(again ? { strictAbsent: true } : {}),
-      extra: async (shows, base) => {
-        // The second delete's exception (removeAgain) rests on facts of its own, never on another account.
-        if (again) return { again: this.secondDeleteFacts(id, shows, true).again! };
-        const otherAccounts = shows === 'absent' || (shows === 'marked' && !base.journalled);
-        if (!otherAccounts || base.preExisting || base.contradiction !== undefined) return {};
-        let elsewhere = shows === 'absent' && this.ownership.isMadeUp(id);
-        let refusedThere: { account: string; reason: string } | undefined;
-        for (const account of this.ownership.claimants(id)) {
-          const peer = account === this.account ? undefined : this.peers.get(account);
-          if (elsewhere || !peer) continue;
-          const there = await peer.deletableHere(id);
-          elsewhere = there.send;
-          if (!there.send && there.reason !== undefined) refusedThere ??= { account, reason: there.reason };
-        }
-        return { absentHereProvenElsewhere: elsewhere, ...(!elsewhere && refusedThere ? { refusedElsewhere: refusedThere } : {}) };
-      },
-      send,
-    });
+  private async provenWrite(w: WidgetWrite): Promise<ApiResponse> {
+    const outcome = await this.#door.write(w);
     if ('response' in outcome) return outcome.response;
     const { reason, broken } = outcome.refused;
-    throw new UnprovenDeleteError(`${method} /widgets/${JSON.stringify(id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken, { id, account: this.account });
+    throw new UnprovenDeleteError(`${w.method} /widgets/${JSON.stringify(w.id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken, { id: w.id, account: this.account });
   }
 
   /**

@@ -1,67 +1,294 @@
 /**
- * The ownership ledger's one door for writes. The HTTP client sends a POST, PUT, PATCH or
- * DELETE (any method but GET, HEAD and OPTIONS) only with a pass (http/client.ts WritePass),
- * and this module alone mints passes: each for one method and one path, spent by the request
- * it was minted for, and minted only
- * - for a create (or any write that may make a widget), after its `sent` entry is in the journal,
- *   whatever its body, so a create whose answer is lost is known (openCreate);
- * - for a write to one widget (DELETE, or PUT/PATCH/POST on its URL), right after a retrieve of
- *   that id, inside the id's turn (nothing else this process writes to the id goes out between
- *   them), that shows this run's marker and the widget as the create answered it, when the delete
- *   rule (ledger.ts deleteVerdict) says so from that retrieve and the ledger's own facts
- *   (sendProven). A write to an id whose earlier write lost its answer is never sent again.
- * test/unit/client/door.test.ts holds that no other module installs the gate or mints a pass.
+ * The ownership ledger's one door for writes. The HTTP client sends only reads (GET, HEAD,
+ * OPTIONS); a write (POST, PUT, PATCH, DELETE or any other method) leaves only through the
+ * client's writer, which the client hands out once, when it is built, and which this door takes
+ * (openDoor) and keeps where no other module reaches it. The door builds every write itself,
+ * each part bound to what it checked, and sends
+ * - a create (or any write that may make a widget) after its `sent` entry is in the journal,
+ *   whatever its body, so a create whose answer is lost is known (openCreate): POST on
+ *   /widgets (PUT or PATCH there only when the run's settings allow collection writes), no query
+ *   but a credential parameter, a JSON or text/plain body or none, never a form;
+ * - a write to one widget (DELETE, or PUT/PATCH/POST on its URL) to the widget's own path, right
+ *   after a retrieve of that id, inside the id's turn (nothing else this process writes to the id
+ *   goes out between them), that shows this run's marker and the widget as the create answered
+ *   it, when the delete rule (ledger.ts deleteVerdict) says so from that retrieve and the
+ *   ledger's own facts (write), with the credential that proof covers: the account's own, whose
+ *   retrieve it was; or, for a credential that is no account's own (none, garbage, another
+ *   scheme), a proof in every account the run holds. A write to an id whose earlier write lost
+ *   its answer is never sent again.
+ * test/unit/network.test.ts holds that no other module reaches the network, takes a writer or
+ * opens a door.
  */
 import { TransportError } from '../errors.ts';
 import { idText } from '../schema.ts';
-import { installWriteGate, type ApiResponse, type WritePass } from '../http/client.ts';
-import { deleteVerdict, type DeleteFacts, type DeleteVerdict, type RetrieveShows } from './ledger.ts';
+import { takeWriter, type ApiResponse, type BoundRequest, type HttpClient, type Writer } from '../http/client.ts';
+import { deleteVerdict, type DeleteFacts, type DeleteVerdict, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
 import { showsAsAnswered, type Ownership } from './ownership.ts';
 
-/** Passes minted and not yet spent, with the one request each lets out. */
-const passes = new WeakMap<object, { readonly method: string; readonly path: string }>();
+/** The credentials a request carries: an Authorization value (null: none), and query parameters such as access_token. */
+export interface Credential {
+  readonly authorization: string | null;
+  readonly query?: Readonly<Record<string, string>>;
+}
 
-installWriteGate((pass, method, path) => {
-  const bound = pass === undefined ? undefined : passes.get(pass);
-  if (bound === undefined || bound.method !== method || bound.path !== path) return false;
-  // One write per pass: a pass kept by a caller lets nothing else out.
-  passes.delete(pass as object);
-  return true;
-});
+/** The query parameters a request may carry as credentials (RFC 6750 §2.3): the only query a write may have. */
+const CREDENTIAL_PARAMETERS: ReadonlySet<string> = new Set(['access_token']);
 
-function mint(method: string, path: string): WritePass {
-  const pass = Object.freeze(Object.create(null) as object) as WritePass;
-  passes.set(pass, { method, path });
-  return pass;
+/** A create's request, as its caller describes it: the door builds the rest. */
+export interface CreateRequest {
+  /** POST; PUT or PATCH (on /widgets) only when the run allows collection writes. */
+  readonly method?: 'POST' | 'PUT' | 'PATCH';
+  readonly credential: Credential;
+  /** The Content-Type header; null sends none. */
+  readonly contentType: string | null;
+  readonly body?: string | Buffer;
 }
 
 /** A create journalled as sent: its key pairs it with its outcome in the journal. */
 export interface CreateTicket {
   readonly key: string;
-  /** Sends the write this ticket journalled (again only after a refused token: see WidgetApi.authed). */
-  send(method: string, path: string, send: (pass: WritePass) => Promise<ApiResponse>): Promise<ApiResponse>;
+  /** Sends the create this ticket journalled (again only after a refused token: see WidgetApi.authed). */
+  send(request: CreateRequest): Promise<ApiResponse>;
 }
 
-/** Journals a write that may make a widget (a `sent` entry with its tag), and returns what sends it. */
-export function openCreate(ownership: Ownership, account: string, tag: string | undefined): CreateTicket {
-  const key = ownership.sent(account, tag);
-  return { key, send: (method, path, send) => send(mint(method, path)) };
+/** What the door reads of the run's settings, once, when it is opened. */
+export interface DoorSettings {
+  /** --allow-collection-writes: PUT and PATCH on /widgets may be sent (MAL-5), as creates. */
+  readonly allowCollectionWrites: boolean;
 }
 
-/** Turns per id: a proven write's retrieve and its write go out with no other proven write of the id between them. */
-const turns = new WeakMap<Ownership, Map<string, Promise<unknown>>>();
+/** The accounts of the run, as the accounts' factory gives them to the door: nothing a caller of the door can replace. */
+export interface DoorAccounts {
+  /** Every account of the run, by its role. */
+  names(): readonly string[];
+  /** The Authorization value the account sends now (its token may be renewed during the run). */
+  credential(account: string): string;
+  /** A retrieve of the id with the account's own token, observed and recorded like any retrieve. */
+  retrieve(account: string, id: string): Promise<ApiResponse>;
+}
 
-async function inTurn<T>(ownership: Ownership, id: string, run: () => Promise<T>): Promise<T> {
-  let byId = turns.get(ownership);
-  if (!byId) turns.set(ownership, (byId = new Map()));
-  const before = byId.get(id) ?? Promise.resolve();
-  const mine = before.then(run, run);
-  const settled = mine.then(() => undefined, () => undefined);
-  byId.set(id, settled);
-  try {
-    return await mine;
-  } finally {
-    if (byId.get(id) === settled) byId.delete(id);
+/** A write to one widget, as its caller describes it: the door proves it and builds the request. */
+export interface WidgetWrite {
+  /** The account whose operation sends it (its ledger entries and lost writes are kept under it). */
+  readonly account: string;
+  readonly id: string;
+  readonly method: 'DELETE' | 'POST' | 'PUT' | 'PATCH';
+  /** The credential to send; absent: the account's own, as its proof's retrieve sent it. */
+  readonly credential?: Credential;
+  /** A JSON body (POST, PUT and PATCH), sent as application/json. */
+  readonly body?: unknown;
+  /**
+   * The profile's second delete of the same id (WidgetApi.removeAgain), inside a window in which
+   * no write of the suite is in flight: the delete rule's one exception for an id found absent.
+   */
+  readonly again?: boolean;
+  /** Called just before the write is sent (the profile's situation, MAL-5's note that the widget was written). */
+  readonly onSend?: () => void;
+}
+
+/** The answer of a proven write, or the delete rule's reason for not sending it. */
+export type ProvenOutcome = { readonly response: ApiResponse } | { readonly refused: Extract<DeleteVerdict, { send: false }> };
+
+/** The one door of a run's ledger: it holds the client's writer, and sends every write. */
+export interface Door {
+  /** True when the run's settings allow PUT and PATCH on /widgets. */
+  readonly collectionWrites: boolean;
+  /** Journals a write that may make a widget (a `sent` entry with its tag), and returns what sends it. */
+  openCreate(account: string, tag: string | undefined): CreateTicket;
+  /**
+   * Sends a write to one widget only on a proof made just then: inside the id's turn, a fresh
+   * retrieve, the delete rule on it and the ledger's facts, then the write at once. A write whose
+   * answer is lost (a transport failure after it may have gone out) is recorded, and no write to
+   * that id is sent again in this run or by the cleanups reading its journal.
+   */
+  write(w: WidgetWrite): Promise<ProvenOutcome>;
+  /** The delete rule's verdict on the second delete of an id from the ledger's facts alone (no request): whether the window is worth asking for. */
+  secondDeleteBefore(account: string, id: string, quiet: boolean): DeleteVerdict;
+}
+
+/**
+ * The door of a ledger over a client: it takes the client's writer (once: a client has one
+ * writer, and a second door cannot be opened over it), and reads the run's settings now. Only
+ * the accounts' factory (accounts.ts) calls it.
+ */
+export function openDoor(http: HttpClient, ownership: Ownership, settings: DoorSettings, accounts: DoorAccounts): Door {
+  return new LedgerDoor(takeWriter(http), ownership, settings, accounts);
+}
+
+/** The media type of a Content-Type value: before any parameter, trimmed, lower-cased. */
+function mediaType(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/**
+ * The bodies a create may be sent as: JSON in any spelling (CRUD-7's `Application/JSON`, with a
+ * charset), MAL-4's text/plain, or no Content-Type. Never a form (urlencoded or multipart): a
+ * server reads fields from those, `_method` among them.
+ */
+const CREATE_MEDIA_TYPES: ReadonlySet<string> = new Set(['application/json', 'text/plain']);
+
+/** Why a query cannot go with a write (anything but credential parameters), or undefined. */
+function queryProblem(query: Readonly<Record<string, string>> | undefined): string | undefined {
+  const other = Object.keys(query ?? {}).filter((k) => !CREDENTIAL_PARAMETERS.has(k));
+  return other.length === 0 ? undefined : `a write carries no query but a credential parameter (${[...CREDENTIAL_PARAMETERS].join(', ')}), not ${other.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`;
+}
+
+/** The headers of a write: its credential, and its body's media type. */
+function headersOf(credential: Credential, contentType: string | null): Record<string, string> {
+  return { ...(credential.authorization === null ? {} : { authorization: credential.authorization }), ...(contentType === null ? {} : { 'content-type': contentType }) };
+}
+
+/** A refusal of the delete rule's shape, for a write the door does not build. */
+function refusal(reason: string): Extract<DeleteVerdict, { send: false }> {
+  return { send: false, reason };
+}
+
+class LedgerDoor implements Door {
+  readonly #writer: Writer;
+  readonly #ownership: Ownership;
+  readonly #accounts: DoorAccounts;
+  /** Methods a create ticket sends to /widgets: POST, and PUT and PATCH when the run allows collection writes. */
+  readonly #creates: ReadonlySet<string>;
+  /** Turns per id: a proven write's retrieve and its write go out with no other proven write of the id between them. */
+  readonly #turns = new Map<string, Promise<unknown>>();
+  readonly collectionWrites: boolean;
+
+  constructor(writer: Writer, ownership: Ownership, settings: DoorSettings, accounts: DoorAccounts) {
+    this.#writer = writer;
+    this.#ownership = ownership;
+    this.#accounts = accounts;
+    this.collectionWrites = settings.allowCollectionWrites;
+    this.#creates = new Set(settings.allowCollectionWrites ? ['POST', 'PUT', 'PATCH'] : ['POST']);
+    Object.freeze(this);
+  }
+
+  openCreate(account: string, tag: string | undefined): CreateTicket {
+    const key = this.#ownership.sent(account, tag);
+    const writer = this.#writer;
+    const creates = this.#creates;
+    return Object.freeze({
+      key,
+      send(request: CreateRequest): Promise<ApiResponse> {
+        const method = request.method ?? 'POST';
+        const problem = !creates.has(method)
+          ? `a create ticket sends ${creates.size > 1 ? 'POST, PUT or PATCH on /widgets' : 'POST /widgets only (PUT and PATCH there with --allow-collection-writes)'}`
+          : request.contentType !== null && !CREATE_MEDIA_TYPES.has(mediaType(request.contentType))
+            ? `a create is sent as JSON, text/plain or with no Content-Type, not ${JSON.stringify(request.contentType.slice(0, 60))}`
+            : queryProblem(request.credential.query);
+        if (problem !== undefined) return Promise.reject(new Error(`${method} /widgets refused: ${problem}`));
+        const { query } = request.credential;
+        return writer.send({ method, path: '/widgets', headers: headersOf(request.credential, request.contentType), ...(query === undefined ? {} : { query }), ...(request.body === undefined ? {} : { body: request.body }) });
+      },
+    });
+  }
+
+  write(w: WidgetWrite): Promise<ProvenOutcome> {
+    const problem = w.credential === undefined ? undefined : queryProblem(w.credential.query);
+    if (problem !== undefined) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: ${problem}`));
+    if ((w.body === undefined) !== (w.method === 'DELETE')) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: a DELETE has no body, a ${w.method} has a JSON one`));
+    const ownership = this.#ownership;
+    return this.#inTurn(w.id, async () => {
+      const lost = ownership.lostWrite(w.id);
+      if (lost !== undefined) return { refused: deleteVerdict(ledgerFacts(ownership, w.account, w.id, 'unknown')) as Extract<DeleteVerdict, { send: false }> };
+      const owner = w.credential === undefined ? w.account : this.#ownerOf(w.credential);
+      const verdict = w.again === true ? await this.#secondDelete(w.account, w.id) : owner === undefined ? await this.#provenEverywhere(w.id, w.account) : await this.#provenIn(owner, w.id);
+      if (!verdict.send) return { refused: verdict };
+      // The credential the proof covers: the owner's own as it stands after its retrieve (a renewed token included).
+      const credential = w.credential ?? { authorization: this.#accounts.credential(w.account) };
+      const body = w.body === undefined ? undefined : JSON.stringify(w.body);
+      const request: BoundRequest = {
+        method: w.method,
+        path: `/widgets/${encodeURIComponent(w.id)}`,
+        headers: headersOf(credential, body === undefined ? null : 'application/json'),
+        ...(credential.query === undefined ? {} : { query: credential.query }),
+        ...(body === undefined ? {} : { body }),
+      };
+      w.onSend?.();
+      try {
+        return { response: await this.#writer.send(request) };
+      } catch (error) {
+        if (error instanceof TransportError && !/: not sent\b/.test(error.message)) ownership.writeLost(w.account, w.id, `${w.method} was sent and its answer lost (${error.message.slice(0, 160)})`);
+        throw error;
+      }
+    });
+  }
+
+  secondDeleteBefore(account: string, id: string, quiet: boolean): DeleteVerdict {
+    return deleteVerdict({ ...ledgerFacts(this.#ownership, account, id, 'absent'), again: secondDeleteFacts(this.#ownership, account, id, quiet) });
+  }
+
+  /** The account whose own credential this is (the exact Authorization value it sends, no query credential), if any. */
+  #ownerOf(credential: Credential): string | undefined {
+    if (credential.query !== undefined && Object.keys(credential.query).length > 0) return undefined;
+    return this.#accounts.names().find((name) => this.#accounts.credential(name) === credential.authorization);
+  }
+
+  /** What a fresh retrieve with the account's own token shows at the id. */
+  async #shows(account: string, id: string, strictAbsent = false): Promise<RetrieveShows> {
+    return retrieveShows(this.#ownership, account, id, await this.#accounts.retrieve(account, id), strictAbsent);
+  }
+
+  /** The delete rule on a fresh retrieve in the account alone (as the account whose create answered the id). */
+  async #verdictIn(account: string, id: string): Promise<DeleteVerdict> {
+    return deleteVerdict(ledgerFacts(this.#ownership, account, id, await this.#shows(account, id)));
+  }
+
+  /**
+   * The proof for a write with the account's own credential: its own fresh retrieve and the
+   * ledger's facts; when it shows nothing at the id (or the marked widget of an id another
+   * account's create answered, on a server that ignores accounts on retrieve), the proof of the
+   * account whose create answered it, or the id being one the suite made up.
+   */
+  async #provenIn(account: string, id: string): Promise<DeleteVerdict> {
+    const ownership = this.#ownership;
+    const shows = await this.#shows(account, id);
+    const base = ledgerFacts(ownership, account, id, shows);
+    const otherAccounts = shows === 'absent' || (shows === 'marked' && !base.journalled);
+    if (!otherAccounts || base.preExisting || base.contradiction !== undefined) return deleteVerdict(base);
+    let elsewhere = shows === 'absent' && ownership.isMadeUp(id);
+    let refusedElsewhere: { account: string; reason: string } | undefined;
+    for (const claimant of ownership.claimants(id)) {
+      if (elsewhere || claimant === account) continue;
+      const there = await this.#verdictIn(claimant, id);
+      elsewhere = there.send;
+      if (!there.send) refusedElsewhere ??= { account: claimant, reason: there.reason };
+    }
+    return deleteVerdict({ ...base, absentHereProvenElsewhere: elsewhere, ...(!elsewhere && refusedElsewhere ? { refusedElsewhere } : {}) });
+  }
+
+  /**
+   * The proof for a write with a credential that is no account's own (none, garbage, another
+   * scheme, a token changed by a character): the server may take it for any account, so every
+   * account the run holds must show, on a fresh retrieve, nothing at the id or the suite's own
+   * widget as the delete rule proves it. The write's own account is asked last, just before it.
+   */
+  async #provenEverywhere(id: string, last: string): Promise<DeleteVerdict> {
+    const names = [...this.#accounts.names()].sort((a, b) => Number(a === last) - Number(b === last));
+    for (const account of names) {
+      const shows = await this.#shows(account, id);
+      if (shows === 'absent') continue;
+      const verdict = deleteVerdict(ledgerFacts(this.#ownership, account, id, shows));
+      if (!verdict.send) return refusal(`the write carries a credential that is no account's own (none, another scheme, a changed token), which the server may take for any account, and in the ${account} account: ${verdict.reason}`);
+    }
+    return { send: true };
+  }
+
+  /** The second delete's exception: the ledger's facts again, a retrieve (only 404 or 410 is nothing there), the rule. */
+  async #secondDelete(account: string, id: string): Promise<DeleteVerdict> {
+    const shows = await this.#shows(account, id, true);
+    return deleteVerdict({ ...ledgerFacts(this.#ownership, account, id, shows), again: secondDeleteFacts(this.#ownership, account, id, true) });
+  }
+
+  async #inTurn<T>(id: string, run: () => Promise<T>): Promise<T> {
+    const before = this.#turns.get(id) ?? Promise.resolve();
+    const mine = before.then(run, run);
+    const settled = mine.then(() => undefined, () => undefined);
+    this.#turns.set(id, settled);
+    try {
+      return await mine;
+    } finally {
+      if (this.#turns.get(id) === settled) this.#turns.delete(id);
+    }
   }
 }
 
@@ -82,25 +309,6 @@ export function retrieveShows(ownership: Ownership, account: string, id: string,
   return showsAsAnswered(created, res.json) ? 'marked' : 'another';
 }
 
-/** A write to one widget, with what the door needs to prove it. */
-export interface ProvenWrite {
-  readonly account: string;
-  readonly id: string;
-  readonly method: string;
-  readonly path: string;
-  /** A retrieve of the id with the account's own token, sent inside the id's turn. */
-  readonly retrieve: () => Promise<ApiResponse>;
-  /** Only 404 or 410 counts as nothing at the id (the second delete's exception). */
-  readonly strictAbsent?: boolean;
-  /**
-   * Facts the ledger does not hold (the second delete's, a proof in another account); the door's
-   * retrieve and the ledger's own facts override anything given here.
-   */
-  readonly extra?: (shows: RetrieveShows, base: DeleteFacts) => Promise<Partial<DeleteFacts>>;
-  /** Sends the write with the pass. */
-  readonly send: (pass: WritePass) => Promise<ApiResponse>;
-}
-
 /** The facts the ledger itself holds about an id, with what a retrieve showed. */
 export function ledgerFacts(ownership: Ownership, account: string, id: string, retrieve: RetrieveShows): DeleteFacts {
   const lost = ownership.lostWrite(id);
@@ -119,30 +327,13 @@ export function ledgerFacts(ownership: Ownership, account: string, id: string, r
   };
 }
 
-/** The answer of a proven write, or the delete rule's reason for not sending it. */
-export type ProvenOutcome = { readonly response: ApiResponse } | { readonly refused: Extract<DeleteVerdict, { send: false }> };
-
-/**
- * Sends a write to one widget only on a proof made just then: inside the id's turn, a fresh
- * retrieve, the delete rule on it and the ledger's facts, then the write at once. A write whose
- * answer is lost (a transport failure after it may have gone out) is recorded, and no write to
- * that id is sent again in this run or by the cleanups reading its journal.
- */
-export function sendProven(ownership: Ownership, w: ProvenWrite): Promise<ProvenOutcome> {
-  return inTurn(ownership, w.id, async () => {
-    const lost = ownership.lostWrite(w.id);
-    if (lost !== undefined) return { refused: deleteVerdict(ledgerFacts(ownership, w.account, w.id, 'unknown')) as Extract<DeleteVerdict, { send: false }> };
-    const shows = retrieveShows(ownership, w.account, w.id, await w.retrieve(), w.strictAbsent === true);
-    const base = ledgerFacts(ownership, w.account, w.id, shows);
-    // Only the two facts the ledger cannot hold come from the caller; the ledger's and the door's retrieve stand.
-    const extra = w.extra ? await w.extra(shows, base) : {};
-    const verdict = deleteVerdict({ ...base, absentHereProvenElsewhere: extra.absentHereProvenElsewhere === true, ...(extra.refusedElsewhere ? { refusedElsewhere: extra.refusedElsewhere } : {}), ...(extra.again ? { again: extra.again } : {}) });
-    if (!verdict.send) return { refused: verdict };
-    try {
-      return { response: await w.send(mint(w.method, w.path)) };
-    } catch (error) {
-      if (error instanceof TransportError && !/: not sent\b/.test(error.message)) ownership.writeLost(w.account, w.id, `${w.method} was sent and its answer lost (${error.message.slice(0, 160)})`);
-      throw error;
-    }
-  });
+/** The second delete's facts from the ledger (WidgetApi.removeAgain): `quiet` is the caller's window. */
+function secondDeleteFacts(ownership: Ownership, account: string, id: string, quiet: boolean): SecondDeleteFacts {
+  const claim = ownership.get(account, id);
+  return {
+    deletedOnce: claim?.deleted === true && claim.creates === 1,
+    heldNothingBefore: ownership.heldNothingBefore(account),
+    idsUnreliable: ownership.reissued || ownership.repeated || ownership.anyContradiction(account),
+    quiet,
+  };
 }

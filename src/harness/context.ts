@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { SuiteError, TokenRejectedError } from '../errors.ts';
 import { isCancelled } from './cancel.ts';
-import { WidgetApi } from '../client/api.ts';
+import type { WidgetApi } from '../client/api.ts';
+import { openAccounts } from '../client/accounts.ts';
 import { secretHeaderValues } from '../http/header-secrecy.ts';
 import { clientOptions } from '../http/client-options.ts';
 import { HttpClient } from '../http/client.ts';
@@ -94,7 +95,6 @@ export function runContext(): RunContext {
   // The journal's inventory and contradictions so far (the runner took the inventory before any worker started).
   const ownership = new Ownership((widget) => carriesMarker(widget, s.marker), new Journal(s.journal, (text) => http.redactor.text(text)));
   if (s.journal !== undefined) ownership.loadEntries(readJournal(s.journal).filter((e) => e.kind === 'inventory' || e.kind === 'contradiction'));
-  const peers = new Map<string, WidgetApi>();
   // A token a command renews is a secret from before it is first sent: here and in the runner.
   const source = (token: string, command: string | undefined, label: string, account: string): TokenSource =>
     new TokenSource(token, command === undefined ? undefined : async () => {
@@ -103,8 +103,10 @@ export function runContext(): RunContext {
       recordToken(s.statsDir, account, renewed);
       return renewed;
     });
-  const primary = new WidgetApi(http, source(s.token, s.tokenCommand, '--token-command', 'primary'), 'primary', ownership, hooks, peers);
-  const second = s.secondToken ? new WidgetApi(http, source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second'), 'second', ownership, hooks, peers) : undefined;
+  const [primary, second] = openAccounts(http, ownership, [
+    { name: 'primary', token: source(s.token, s.tokenCommand, '--token-command', 'primary') },
+    ...(s.secondToken ? [{ name: 'second', token: source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second') }] : []),
+  ], hooks, { allowCollectionWrites: s.allowCollectionWrites }) as [WidgetApi, WidgetApi | undefined];
   const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, creates };
   holder[KEY] = ctx;
   return ctx;

@@ -11,7 +11,6 @@
  * transport.ts; a transport failure in words, transport-errors.ts; the bytes made an answer
  * (decoded, parsed, recorded), answer.ts.
  */
-import { Agent, type Dispatcher } from 'undici';
 import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
 import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from './answer.ts';
 import { recordBody, type Exchange } from './exchange.ts';
@@ -23,9 +22,10 @@ import { collectGarbageIfLarge } from './memory-valve.ts';
 import { Redactor } from './redact.ts';
 import { secretHeaderSet } from './header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
+import { methodOverride } from './method-override.ts';
 import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
 import { describeTransportError } from './transport-errors.ts';
-import { isConnectionLost, NoResponse, OverCap, sendOnce, type RawResponse } from './transport.ts';
+import { isConnectionLost, NoResponse, openWire, OverCap, SAFE_METHODS, WireRefusal, type RawResponse, type Wire, type WireWriter } from './transport.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -65,8 +65,6 @@ export const BACKOFF_MAX_MS = 4_000;
 
 /** Answers of a gateway whose upstream failed: sent once more (a safe method) before a rule is blamed. */
 const GATEWAY_ERRORS: ReadonlySet<number> = new Set([502, 504]);
-/** Methods that change nothing (RFC 9110 §9.2.1): sent without a pass, and sent again after a 502/504 (that cannot repeat an effect). */
-const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * How long an idle connection is kept for reuse. A request written just as the server closes
@@ -131,48 +129,55 @@ export interface ClientOptions {
   readonly onRefusedBeyondBudget?: (message: string) => void;
 }
 
-/**
- * A pass for one write (POST, PUT, PATCH, DELETE or any method but GET, HEAD and OPTIONS): an
- * object only the ownership ledger's door (client/door.ts) mints, just after it journalled the
- * create or proved the widget the suite's own, for one method and one path. The HTTP layer
- * cannot tell a pass from any other object by itself: the door installs the one check
- * (installWriteGate) when it is loaded, and a write without a pass it accepts is refused before
- * anything is sent.
- */
-export interface WritePass {
-  readonly __writePass: never;
-}
-
-/** Decides whether a pass lets one write go out (the door's check: see installWriteGate). */
-export type WriteGate = (pass: WritePass | undefined, method: string, path: string) => boolean;
-
-let writeGate: WriteGate | undefined;
-
-/**
- * Installs the one check every write's pass must pass; a second install throws, so no module
- * can replace the door's check with a looser one (test/unit/client/door.test.ts scans the
- * sources for any other caller).
- */
-export function installWriteGate(gate: WriteGate): void {
-  if (writeGate !== undefined) throw new Error('the write gate is installed once, by the ownership ledger\'s door (client/door.ts)');
-  writeGate = gate;
-}
-
-
+/** What a read (GET, HEAD, OPTIONS) carries besides its method and path: no body. */
 export interface RequestOptions {
   /** Query parameters, appended in order. */
   readonly query?: Readonly<Record<string, string>>;
-  /** Extra or overriding headers (e.g. authorization, content-type). */
+  /** Extra or overriding headers (e.g. authorization). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** A raw body, sent as it is. */
-  readonly body?: string | Buffer;
-  /** Required on every method but GET, HEAD and OPTIONS: see WritePass. */
-  readonly pass?: WritePass;
   /**
    * A body over the cap is answered with the prefix read (flagged `truncated`) instead of a
    * TransportError: a list page can still be judged from it (json-prefix.ts counts its items).
    */
   readonly prefixOverCap?: boolean;
+}
+
+/**
+ * A write as the ownership ledger's door built it, every part of it bound: the method, the path
+ * and query, the headers (the credential and the media type among them) and the body. The client
+ * sends exactly this, through the writer only the door holds (takeWriter).
+ */
+export interface BoundRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A raw body, sent as it is. */
+  readonly body?: string | Buffer;
+}
+
+/**
+ * The write capability of one client: created with it, handed out once (takeWriter) to the
+ * ownership ledger's door, never reachable from the client itself.
+ */
+export interface Writer {
+  /** Sends one write as any request is sent (a slot, the pace, the budgets), and answers it. */
+  send(request: BoundRequest): Promise<ApiResponse>;
+}
+
+/** Every client's writer until the door takes it; module-private, so only takeWriter reaches it. */
+const writers = new WeakMap<HttpClient, Writer>();
+
+/**
+ * The client's writer, once: a second call (or a call after the door took it) throws. Only the
+ * ownership ledger's door calls it, when it is built with the client (test/unit/network.test.ts
+ * refuses an import of it anywhere else).
+ */
+export function takeWriter(http: HttpClient): Writer {
+  const writer = writers.get(http);
+  if (writer === undefined) throw new Error('this client\'s writer was already taken: a client has one writer, held by the ownership ledger\'s door');
+  writers.delete(http);
+  return writer;
 }
 
 /** A request on its way out, as once() hands it from step to step. */
@@ -182,7 +187,20 @@ interface Outbound {
   /** The URL as messages and recordings show it (redacted). */
   readonly shownUrl: string;
   readonly headers: Record<string, string>;
-  readonly opts: RequestOptions;
+  readonly body: string | Buffer | undefined;
+  readonly prefixOverCap: boolean;
+  /** Sent by the writer (the door's), not the wire. */
+  readonly write: boolean;
+}
+
+/** A request as attempts() takes it: the method, the absolute URL, and what it carries. */
+interface Attempt {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly body: string | Buffer | undefined;
+  readonly prefixOverCap: boolean;
+  readonly write: boolean;
 }
 
 /** Why requests are no longer sent, and the error class they fail with. */
@@ -210,9 +228,9 @@ export class HttpClient {
   /** The pace shared by every request of this client (see pacer.ts). */
   readonly pacer: Pacer;
   readonly redactor: Redactor;
-  private readonly agent: Agent;
-  /** One connection per request: for the single retry of a GET whose keep-alive connection was lost. */
-  private readonly freshAgent: Agent;
+  /** The connections: reads go on the wire; writes on its writer, which only the door's Writer reaches. */
+  readonly #wire: Wire;
+  readonly #wireWriter: WireWriter;
   private readonly limiter: Limiter;
   /** One large body decoded and parsed at a time (see LARGE_BODY_BYTES). */
   private readonly largeBodies = new Limiter(1);
@@ -236,20 +254,16 @@ export class HttpClient {
     this.limiter = new Limiter(options.concurrency);
     this.peakSlots = options.concurrency;
     this.pacer = new Pacer(options.maxRate === undefined ? {} : { maxRate: options.maxRate });
-    const limits = {
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
-      // No maxResponseSize: sendOnce() (transport.ts) reads at most the cap itself, so that an over-cap list answer keeps its prefix.
-    };
-    this.agent = new Agent({
-      ...limits,
+    const { wire, writer } = openWire({
+      timeoutMs: options.timeoutMs,
       connections: options.adaptConcurrency ? Math.max(options.concurrency, ADAPTIVE_MAX_SLOTS) : options.concurrency,
-      keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
-      keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
-      keepAliveTimeoutThreshold: KEEP_ALIVE_HINT_MARGIN_MS,
+      idleMs: IDLE_KEEP_ALIVE_MS,
+      hintMarginMs: KEEP_ALIVE_HINT_MARGIN_MS,
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
     });
-    this.freshAgent = new Agent({ ...limits, pipelining: 0 });
+    this.#wire = wire;
+    this.#wireWriter = writer;
+    writers.set(this, Object.freeze({ send: (request: BoundRequest) => this.#write(request) }));
   }
 
   /** Requests sent, retries, time blocked, refusals and the pace, as the reports show them. */
@@ -265,20 +279,48 @@ export class HttpClient {
     return url.toString();
   }
 
-  /** Sends one request; retries 429 and 503 within the budget, and a GET answered 502/504 once. Throws only SuiteErrors. */
+  /**
+   * Sends one read (GET, HEAD or OPTIONS); retries 429 and 503 within the budget, and a GET
+   * answered 502/504 once. Throws only SuiteErrors, but for a write: any other method is refused
+   * before anything is sent, since a write goes out only through the ownership ledger's door.
+   */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
-    // Checked before anything else, so nothing leaves without the door's pass (the pass is spent here).
-    if (!SAFE_METHODS.has(method) && !(writeGate?.(opts.pass, method, path) ?? false)) {
+    if (!SAFE_METHODS.has(method)) {
       throw new Error(`${method} ${path.slice(0, 80)} refused before it was sent: a write goes out only through the ownership ledger's door (client/door.ts), which journals a create and proves a widget the suite's own first`);
     }
-    const url = this.url(path, opts.query);
+    const attempt: Attempt = { method, url: this.url(path, opts.query), headers: opts.headers, body: undefined, prefixOverCap: opts.prefixOverCap === true, write: false };
+    this.refuseOverride(attempt, path);
     // The whole exchange, retries and waits included, holds one slot. Every attempt passes the
     // pacer: while the server's pause runs no request goes out (a 429 asks the client, not one
     // request, to slow down), and afterwards they go at the rate it learned.
-    return this.limiter.run(() => this.attempts(method, url, opts));
+    return this.limiter.run(() => this.attempts(attempt));
   }
 
-  private async attempts(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
+  /** The door's write (see Writer), sent as a request is: a slot, the pace, the budgets. */
+  #write(request: BoundRequest): Promise<ApiResponse> {
+    if (SAFE_METHODS.has(request.method)) return Promise.reject(new Error(`${request.method} is not a write: it is sent with request()`));
+    const attempt: Attempt = { method: request.method, url: this.url(request.path, request.query), headers: request.headers, body: request.body, prefixOverCap: false, write: true };
+    try {
+      this.refuseOverride(attempt, request.path);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.limiter.run(() => this.attempts(attempt));
+  }
+
+  /**
+   * Throws when the request asks the server to take it for another method (a `_method` query
+   * parameter or body field, an X-HTTP-Method-Override header, in any spelling): a server that
+   * honours one would act on a write the door never proved (method-override.ts). Every request,
+   * reads included, the headers of --header too.
+   */
+  private refuseOverride(attempt: Attempt, path: string): void {
+    const asks = methodOverride({ url: attempt.url, headers: this.requestHeaders(attempt.headers), ...(attempt.body === undefined ? {} : { body: attempt.body }) });
+    if (asks !== undefined) throw new Error(`${attempt.method} ${path.slice(0, 80)} refused before it was sent: it asks for another method than its own (${asks}), which a server that honours method override would take for a write the door never proved`);
+  }
+
+  private async attempts(attempt: Attempt): Promise<ApiResponse> {
+    const { method, url } = attempt;
     /** A 502/504 answer already sent once more: the rules see the second answer, the exchange shows both. */
     let earlier: ApiResponse | undefined;
     /** Requests of this client answered when this one was last refused: more since means the server sheds a share, not everything. */
@@ -294,7 +336,7 @@ export class HttpClient {
         throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`, false);
       }
       const sentAt = this.pacer.clock;
-      const res = await this.once(method, url, opts);
+      const res = await this.once(attempt);
       const wait = this.retryDelay(res, refusals + shed);
       if (wait === undefined) {
         this.accepted += 1;
@@ -471,11 +513,12 @@ export class HttpClient {
   }
 
   /** One attempt: refused when the run cannot send it, else sent within its time box and read into an answer. */
-  private async once(method: string, url: string, opts: RequestOptions): Promise<ApiResponse> {
+  private async once(attempt: Attempt): Promise<ApiResponse> {
+    const { method, url } = attempt;
     const shownUrl = this.redactor.url(url, this.options.baseUrl);
     const refused = this.refusal(method, shownUrl);
     if (refused) throw refused;
-    const out: Outbound = { method, url, shownUrl, headers: this.requestHeaders(opts), opts };
+    const out: Outbound = { method, url, shownUrl, headers: this.requestHeaders(attempt.headers), body: attempt.body, prefixOverCap: attempt.prefixOverCap, write: attempt.write };
     const request = this.recordedRequest(out);
     const startedAt = new Date().toISOString();
     this.counts.requests += 1;
@@ -486,7 +529,7 @@ export class HttpClient {
   }
 
   /** The client's own headers, then --header, then the request's: of two with the same name the later wins. */
-  private requestHeaders(opts: RequestOptions): Record<string, string> {
+  private requestHeaders(own: Readonly<Record<string, string>> | undefined): Record<string, string> {
     return mergeHeaders(
       {
         accept: 'application/json',
@@ -495,13 +538,13 @@ export class HttpClient {
         'user-agent': this.options.userAgent ?? 'widget-conformance',
       },
       this.options.headers,
-      opts.headers,
+      own,
     );
   }
 
   /** The request as recordings show it: headers and body redacted, whether the body is exact, the credential sent. */
   private recordedRequest(out: Outbound): Exchange['request'] {
-    const { body } = out.opts;
+    const { body } = out;
     const redact = (text: string): string => this.redactor.text(text);
     const requestBody = body === undefined ? undefined : body.toString();
     const recordedBody = requestBody === undefined ? undefined : recordBody(redact, requestBody, Buffer.byteLength(requestBody), this.redactor.maxMatchLength);
@@ -526,10 +569,17 @@ export class HttpClient {
     // One deadline for the whole exchange, a retry included: undici's own timeouts reset on
     // every chunk, so a server that drips a byte a second would otherwise never time out.
     const signal = AbortSignal.timeout(box.ms);
-    const cap = { maxBytes: this.maxResponseBytes, prefixOverCap: out.opts.prefixOverCap === true };
+    const cap = { maxBytes: this.maxResponseBytes, prefixOverCap: out.prefixOverCap };
+    const outgoing = { method: out.method, url: out.url, headers: out.headers, body: out.body, signal };
     try {
-      return await this.sendRepeatable(out.method, (dispatcher) => sendOnce(dispatcher, out.url, { method: out.method, headers: out.headers, body: out.opts.body, signal }, cap));
+      if (out.write) return await this.#wireWriter.write(outgoing, cap).catch((error: unknown) => {
+        // An answer that was lost may hide an applied change; only the caller can tell whether it happened.
+        throw error instanceof NoResponse && isConnectionLost(error.error) ? new NoResponse(error.error, `not retried: the ${out.method} may have been applied before the connection was lost`) : error;
+      });
+      return await this.sendRepeatable(out.method, (fresh) => this.#wire.read(outgoing, cap, fresh));
     } catch (error) {
+      // Not a failure of the target's: the suite asked for something the wire never sends.
+      if (error instanceof WireRefusal) throw error;
       const reason = describeTransportError(error, { byDeadline: box.byDeadline, timeoutMs: this.options.timeoutMs, maxResponseBytes: this.maxResponseBytes, redact: (text) => this.redactor.text(text) });
       // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
       if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`, true, true);
@@ -572,16 +622,16 @@ export class HttpClient {
    * response headers goes once more, on a fresh connection: a server closing an idle keep-alive
    * connection just as the request is written is a race no client timer fully avoids.
    */
-  private async sendRepeatable(method: string, send: (dispatcher: Dispatcher) => Promise<RawResponse>): Promise<RawResponse> {
+  private async sendRepeatable(method: string, send: (fresh: boolean) => Promise<RawResponse>): Promise<RawResponse> {
     try {
-      return await send(this.agent);
+      return await send(false);
     } catch (error) {
       if (!(error instanceof NoResponse) || !isConnectionLost(error.error)) throw error;
-      // An answer that was lost may hide an applied change; only the caller can tell whether it happened.
-      if (!REPEATABLE_METHODS.has(method)) throw new NoResponse(error.error, `not retried: the ${method} may have been applied before the connection was lost`);
+      // HEAD and OPTIONS are not sent twice either: only what a GET answers is worth a second try.
+      if (!REPEATABLE_METHODS.has(method)) throw new NoResponse(error.error, `not retried: the ${method} is sent once`);
       this.counts.requests += 1;
       try {
-        return await send(this.freshAgent);
+        return await send(true);
       } catch (again) {
         throw again instanceof NoResponse ? new NoResponse(again.error, 'also on a retry over a fresh connection') : again;
       }
@@ -590,7 +640,7 @@ export class HttpClient {
 
   /** Closes the keep-alive connections. */
   async close(): Promise<void> {
-    await Promise.all([this.agent.close(), this.freshAgent.close()]);
+    await this.#wire.close();
   }
 }
 

@@ -2,6 +2,7 @@
  * Extra headers for every request (--header, WIDGET_HEADERS): gateway keys, tenant ids. Their
  * values are secrets (a gateway key is a credential), so no message here ever echoes one.
  */
+import { isOverrideName } from './method-override.ts';
 
 /** An RFC 9110 field name: a token. */
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -35,6 +36,7 @@ export function parseHeaderLine(line: string): { name: string; value: string } |
   if (!FIELD_NAME.test(name)) return { error: `has an invalid header name ${JSON.stringify(name.slice(0, 60))} (letters, digits and !#$%&'*+-.^_\`|~ only)` };
   const refused = REFUSED[name.toLowerCase()];
   if (refused !== undefined) return { error: `cannot set ${name}: ${refused}` };
+  if (isOverrideName(name)) return { error: `cannot set ${name}: it asks a server to take each request for another method (method override), which would turn a read into a write no proof covers` };
   // CR or LF would split the header into two (request smuggling); other controls are invalid in a field value.
   if (/[\r\n]/.test(value)) return { error: `${name} value must not contain CR or LF` };
   if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) return { error: `${name} value must not contain control characters` };

@@ -1,11 +1,19 @@
 /**
- * One exchange on one undici dispatcher, and nothing more: the request sent, the body read up
- * to the cap (undici's own maxResponseSize would throw the prefix away), the headers
- * normalised. Failures before the response headers come as NoResponse, so the client can tell
- * a request the server may never have seen from one it answered. Retries, deadlines and
- * budgets are the client's (client.ts).
+ * The one module that reaches the network: it alone imports undici (test/unit/network.test.ts
+ * reads every module of src/ and suites/ with TypeScript's parser and refuses any other way onto
+ * the network). It sends one exchange on one connection pool, reads the body up to the cap
+ * (undici's own maxResponseSize would throw the prefix away) and normalises the headers.
+ * Failures before the response headers come as NoResponse, so the client can tell a request the
+ * server may never have seen from one it answered. Retries, deadlines and budgets are the
+ * client's (client.ts).
+ *
+ * openWire gives two ways onto one pool: a wire that sends only the safe methods (GET, HEAD,
+ * OPTIONS), and a writer that sends any other. There is no raw sender to import: only the HTTP
+ * client opens a wire (the network test holds every other module to that), and it hands its
+ * writer on once, to the ownership ledger's door (client.ts takeWriter).
  */
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { methodOverride } from './method-override.ts';
 
 /** What undici answered, before decoding. */
 export interface RawResponse {
@@ -32,13 +40,17 @@ export class NoResponse extends Error {
   }
 }
 
+/** A request the wire will not send (a write on the read side, a method override): the suite's own mistake, never a transport failure. */
+export class WireRefusal extends Error {}
+
 /** Error codes of a connection the server reset or closed (as opposed to refused, timed out or too large). */
 export const CONNECTION_LOST_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
-/** What sendOnce sends: undici's request options, the body as given. */
+/** A request as it leaves: the method, the absolute URL, the headers and the body as given. */
 export interface Outgoing {
   readonly method: string;
-  readonly headers: Record<string, string>;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Buffer | undefined;
   /** The whole exchange's deadline: undici's own timeouts restart with every chunk. */
   readonly signal: AbortSignal;
@@ -50,11 +62,77 @@ export interface BodyCap {
   readonly prefixOverCap: boolean;
 }
 
+/** Methods that change nothing (RFC 9110 §9.2.1), exactly as written: the only ones a wire sends. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The connections of one client and what bounds them. */
+export interface WireOptions {
+  readonly timeoutMs: number;
+  /** Connections kept to the origin: one per slot of the client. */
+  readonly connections: number;
+  /** How long an idle connection is kept, and the margin taken off a server's Keep-Alive hint. */
+  readonly idleMs: number;
+  readonly hintMarginMs: number;
+  /** PEM text of the CA certificates trusted for https, instead of Node's defaults. */
+  readonly ca?: string;
+}
+
+/** Sends the safe methods; anything else is refused before a byte leaves. */
+export interface Wire {
+  /** One exchange; `fresh` sends it on a new connection (the one repeat of a GET whose connection was lost). */
+  read(out: Outgoing, cap: BodyCap, fresh?: boolean): Promise<RawResponse>;
+  /** Closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Sends a write (any method but the safe ones): the capability the client hands to the door alone. */
+export interface WireWriter {
+  write(out: Outgoing, cap: BodyCap): Promise<RawResponse>;
+}
+
+/** A wire and its writer over one pool of connections: opened by the HTTP client only. */
+export function openWire(options: WireOptions): { readonly wire: Wire; readonly writer: WireWriter } {
+  const limits = {
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: { timeout: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
+    // No maxResponseSize: exchange() reads at most the cap itself, so that an over-cap list answer keeps its prefix.
+  };
+  const agent = new Agent({
+    ...limits,
+    connections: options.connections,
+    keepAliveTimeout: options.idleMs,
+    keepAliveMaxTimeout: options.idleMs,
+    keepAliveTimeoutThreshold: options.hintMarginMs,
+  });
+  // One connection per request: for the single repeat of a GET whose keep-alive connection was lost.
+  const fresh = new Agent({ ...limits, pipelining: 0 });
+  const wire: Wire = {
+    read: (out, cap, onFresh = false) => {
+      if (!SAFE_METHODS.has(out.method)) return Promise.reject(new WireRefusal(`${out.method} refused by the wire: it sends only GET, HEAD and OPTIONS; a write goes through the ownership ledger's door`));
+      return exchange(onFresh ? fresh : agent, out, cap);
+    },
+    close: async () => {
+      await Promise.all([agent.close(), fresh.close()]);
+    },
+  };
+  const writer: WireWriter = {
+    write: (out, cap) => {
+      if (SAFE_METHODS.has(out.method)) return Promise.reject(new WireRefusal(`${out.method} is not a write: it goes through the wire`));
+      return exchange(agent, out, cap);
+    },
+  };
+  return { wire: Object.freeze(wire), writer: Object.freeze(writer) };
+}
+
 /** One exchange on one dispatcher; failures before the headers arrive come as NoResponse. */
-export async function sendOnce(dispatcher: Dispatcher, url: string, outgoing: Outgoing, cap: BodyCap): Promise<RawResponse> {
+async function exchange(dispatcher: Dispatcher, out: Outgoing, cap: BodyCap): Promise<RawResponse> {
+  // The client checked it already; the last place a request passes checks again (method-override.ts).
+  const asks = methodOverride(out);
+  if (asks !== undefined) throw new WireRefusal(`${out.method} refused by the wire: it asks for another method than its own (${asks})`);
   let res: Dispatcher.ResponseData;
   try {
-    res = await undiciRequest(url, { ...outgoing, method: outgoing.method as Dispatcher.HttpMethod, dispatcher });
+    res = await undiciRequest(out.url, { method: out.method as Dispatcher.HttpMethod, headers: out.headers, body: out.body, signal: out.signal, dispatcher });
   } catch (error) {
     throw new NoResponse(error);
   }

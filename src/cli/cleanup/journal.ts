@@ -3,7 +3,8 @@
  * the explicit and less safe choice, sweep for any run marker (sweepMarkers). Both send every
  * DELETE through WidgetApi.remove, so through the one delete rule (client/ledger.ts).
  */
-import { idOf, WidgetApi } from '../../client/api.ts';
+import { idOf, type WidgetApi } from '../../client/api.ts';
+import { openAccounts } from '../../client/accounts.ts';
 import { journalFacts, JournalFileError, parseJournalText, readJournal, readJournalFile, type JournalFacts } from '../../client/ledger.ts';
 import { Ownership, type Claim } from '../../client/ownership.ts';
 import { deleteAllHeld, deleteHeld, leftovers, notGone, proveAllGone } from '../../client/sweep.ts';
@@ -19,8 +20,7 @@ import { rmSync } from 'node:fs';
 const MAX_PAGES = 10_050;
 
 function accountsOf(client: Client, token: string, secondToken: string | undefined, ownership: Ownership): WidgetApi[] {
-  const peers = new Map<string, WidgetApi>();
-  return [new WidgetApi(client, token, 'primary', ownership, {}, peers), ...(secondToken ? [new WidgetApi(client, secondToken, 'second', ownership, {}, peers)] : [])];
+  return openAccounts(client, ownership, [{ name: 'primary', token }, ...(secondToken ? [{ name: 'second', token: secondToken }] : [])]);
 }
 
 /** What cleanJournal checks the journal against. */

@@ -113,21 +113,27 @@ async function main(): Promise<number> {
   }
   const secrets = secretsOf(config);
   redactProcessOutput(new Redactor(secrets));
-  const client = new HttpClient(clientOptions(config, { baseUrl: config.baseUrl!, secrets, deadline: Date.now() + config.maxRunTimeMs, ca }));
-  let code = 0;
-  try {
-    const say = (line: string): void => void process.stdout.write(`${line}\n`);
-    const target = targetOf(config.baseUrl!);
-    for (const file of journals) {
-      const done = await cleanJournal(client, config.token!, config.secondToken, file, say, { target, trustBaseUrl: own.trustBaseUrl });
-      // A refusal (another target, not a file) is bad input: 2 wins over "something is left" (3).
-      if (done === 2) code = 2;
-      else if (done !== 0 && code === 0) code = 3;
+  const options = clientOptions(config, { baseUrl: config.baseUrl!, secrets, deadline: Date.now() + config.maxRunTimeMs, ca });
+  // A client per journal (and one for --sweep-markers): each ledger has its own door, and a
+  // client hands its one writer to one door.
+  const withClient = async <T>(use: (client: HttpClient) => Promise<T>): Promise<T> => {
+    const client = new HttpClient(options);
+    try {
+      return await use(client);
+    } finally {
+      await client.close();
     }
-    if (own.sweepMarkers && (await sweepMarkers(client, config.token!, config.secondToken, walkBudget(config.maxWidgets), journals, say)) !== 0 && code === 0) code = 3;
-  } finally {
-    await client.close();
+  };
+  let code = 0;
+  const say = (line: string): void => void process.stdout.write(`${line}\n`);
+  const target = targetOf(config.baseUrl!);
+  for (const file of journals) {
+    const done = await withClient((client) => cleanJournal(client, config.token!, config.secondToken, file, say, { target, trustBaseUrl: own.trustBaseUrl }));
+    // A refusal (another target, not a file) is bad input: 2 wins over "something is left" (3).
+    if (done === 2) code = 2;
+    else if (done !== 0 && code === 0) code = 3;
   }
+  if (own.sweepMarkers && (await withClient((client) => sweepMarkers(client, config.token!, config.secondToken, walkBudget(config.maxWidgets), journals, say))) !== 0 && code === 0) code = 3;
   return code;
 }
 

@@ -2,7 +2,8 @@
  * The runner's own view of the accounts, apart from the workers': the probe, the inventory and
  * the final cleanup go through it, each account with the run's marker as proof of ownership.
  */
-import { WidgetApi, type ApiHooks } from '../../client/api.ts';
+import type { ApiHooks, WidgetApi } from '../../client/api.ts';
+import { openAccounts } from '../../client/accounts.ts';
 import type { Journal } from '../../client/ledger.ts';
 import { Ownership } from '../../client/ownership.ts';
 import { carriesMarker } from '../../harness/marker.ts';
@@ -15,10 +16,6 @@ import type { Target } from './target.ts';
  */
 export function runnerAccounts(client: HttpClient, target: Target, marker: string, journal: Journal, observe?: ApiHooks['observe']): WidgetApi[] {
   const ownership = new Ownership((widget) => carriesMarker(widget, marker), journal);
-  const peers = new Map<string, WidgetApi>();
   const hooks: ApiHooks = observe ? { observe } : {};
-  return [
-    new WidgetApi(client, target.token, 'primary', ownership, hooks, peers),
-    ...(target.secondToken ? [new WidgetApi(client, target.secondToken, 'second', ownership, hooks, peers)] : []),
-  ];
+  return openAccounts(client, ownership, [{ name: 'primary', token: target.token }, ...(target.secondToken ? [{ name: 'second', token: target.secondToken }] : [])], hooks);
 }

@@ -2,8 +2,8 @@
  * The adversary property (test/unit/client/adversary.test.ts) is not vacuous: with a part of
  * the door taken out, fast-check finds a generated server on which the suite changes or
  * deletes a widget it did not create.
- * - Without the fresh retrieve: the door's proof for an id is the first retrieve it ever made of
- *   it (as the removed WidgetApi.shows() answered from the ledger's earlier proof), so a DELETE
+ * - Without the fresh retrieve: the door's proof for an id in an account is the first retrieve
+ *   it ever made of it there (as the removed WidgetApi.shows() answered from the ledger's earlier proof), so a DELETE
  *   sent again after one that failed rests on an old proof, and an id given meanwhile to another
  *   client's widget is deleted.
  * - Without the id check: every non-empty id is a safe segment and ids are compared exactly, so
@@ -59,14 +59,15 @@ describe('the property fails when a part of the door is taken out', () => {
       const first = new WeakMap<object, Map<string, Promise<ApiResponse>>>();
       return {
         ...actual,
-        sendProven: (ownership: Parameters<typeof actual.sendProven>[0], w: Door.ProvenWrite) =>
-          actual.sendProven(ownership, {
-            ...w,
-            retrieve: () => {
+        openDoor: (...[http, ownership, settings, accounts]: Parameters<typeof actual.openDoor>) =>
+          actual.openDoor(http, ownership, settings, {
+            names: () => accounts.names(),
+            credential: (account) => accounts.credential(account),
+            retrieve: (account, id) => {
               let proofs = first.get(ownership);
               if (!proofs) first.set(ownership, (proofs = new Map()));
-              const key = `${w.account} ${w.id}`;
-              if (!proofs.has(key)) proofs.set(key, w.retrieve());
+              const key = `${account} ${id}`;
+              if (!proofs.has(key)) proofs.set(key, accounts.retrieve(account, id));
               return proofs.get(key)!;
             },
           }),

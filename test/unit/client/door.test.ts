@@ -1,30 +1,32 @@
 /**
  * The ledger's one door for writes (src/client/door.ts): against a loopback server that records
- * every request, a write sent any other way is refused before anything leaves; no module but the
- * door installs the gate or can mint a pass; every create is journalled before it is sent,
- * whatever its body; a write to a widget goes out only right after a retrieve of that id that
- * shows the widget as its create answered it, with nothing between them; a write whose answer
- * was lost is never sent again.
+ * every request, a write sent any other way is refused before anything leaves, and holding a
+ * client or an account gives no way to write around the door; every create is journalled before
+ * it is sent, whatever its body; a write to a widget goes out only right after a retrieve of that
+ * id that shows the widget as its create answered it, with nothing between them; a write whose
+ * answer was lost is never sent again. (That no module reaches the network any other way is
+ * test/unit/network.test.ts.)
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../../../src/client/api.ts';
-import { openCreate } from '../../../src/client/door.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
+import { openDoor, type Door, type DoorSettings } from '../../../src/client/door.ts';
 import { Journal, readJournal } from '../../../src/client/ledger.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { leftovers } from '../../../src/client/sweep.ts';
-import { TransportError, UnprovenDeleteError } from '../../../src/errors.ts';
+import { CollectionWriteRefused, TransportError, UnprovenDeleteError } from '../../../src/errors.ts';
 import { carriesMarker, newMarker } from '../../../src/harness/marker.ts';
-import { HttpClient, installWriteGate, type WritePass } from '../../../src/http/client.ts';
+import { HttpClient, takeWriter } from '../../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../../src/reference/server.ts';
 import { deferred } from '../support/deferred.ts';
 
 const TOKEN = 'door-token-1';
+const SECOND_TOKEN = 'door-token-2';
 const MARKER = newMarker();
-const ROOT = new URL('../../../', import.meta.url).pathname;
 
 const running: RunningServer[] = [];
 const clients: HttpClient[] = [];
@@ -41,7 +43,7 @@ interface Widget {
 }
 
 /** A small Widget server: `widgets` is its truth; `on` lets a test act on each request before it is answered. */
-async function recorded(on: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | void = () => undefined): Promise<{ api: WidgetApi; requests: string[]; widgets: Map<string, Widget>; journal: string }> {
+async function recorded(on: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | void = () => undefined): Promise<{ api: WidgetApi; second: WidgetApi; requests: string[]; widgets: Map<string, Widget>; journal: string }> {
   const requests: string[] = [];
   const widgets = new Map<string, Widget>();
   let next = 1;
@@ -72,59 +74,190 @@ async function recorded(on: (req: IncomingMessage, res: ServerResponse, body: Bu
   const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
   clients.push(http);
   const journal = join(mkdtempSync(join(tmpdir(), 'door-')), 'journal.jsonl');
-  return { api: new WidgetApi(http, TOKEN, 'primary', new Ownership((w) => carriesMarker(w, MARKER), new Journal(journal))), requests, widgets, journal };
+  const [api, second] = openAccounts(http, new Ownership((w) => carriesMarker(w, MARKER), new Journal(journal)), [{ name: 'primary', token: TOKEN }, { name: 'second', token: SECOND_TOKEN }]) as [WidgetApi, WidgetApi];
+  return { api, second, requests, widgets, journal };
+}
+
+/** A door over a fresh client of the last server, with no account (its creates need none). */
+function standaloneDoor(settings: DoorSettings): Door {
+  const http = new HttpClient({ baseUrl: running.at(-1)!.baseUrl, timeoutMs: 5_000, concurrency: 1, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
+  clients.push(http);
+  return openDoor(http, new Ownership((w) => carriesMarker(w, MARKER)), settings, { names: () => [], credential: () => '', retrieve: () => Promise.reject(new Error('no account')) });
+}
+
+/** The accounts of a per-account store (ids numbered per account, w1, w2 …) and the requests it saw, each with the account it was sent as ("-" for none). */
+async function perAccount(settings: DoorSettings = { allowCollectionWrites: false }) {
+  const requests: string[] = [];
+  const store = new Map<string, Map<string, Widget>>([['alice', new Map()], ['bob', new Map()]]);
+  const accounts: Record<string, string> = { [`Bearer ${TOKEN}`]: 'alice', [`Bearer ${SECOND_TOKEN}`]: 'bob' };
+  const server = await startServer({
+    async handle(req: IncomingMessage, res: ServerResponse) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const account = accounts[req.headers.authorization ?? ''];
+      requests.push(`${req.method} ${req.url} ${account ?? '-'}`);
+      const json = (status: number, answer?: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(answer === undefined ? '' : JSON.stringify(answer));
+      if (account === undefined) return json(401, { code: 'unauthorized', message: 'no' });
+      const widgets = store.get(account)!;
+      const id = decodeURIComponent((req.url ?? '').replace(/^\/v1\/widgets\/?/, '').replace(/\?.*$/, ''));
+      if ((req.method === 'POST' || req.method === 'PUT') && id === '') {
+        const w = { id: `w${widgets.size + 1}`, name: (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { name: string }).name, created_at: new Date().toISOString() };
+        widgets.set(w.id, w);
+        return json(201, w);
+      }
+      const w = widgets.get(id);
+      if (req.method === 'GET' && w) return json(200, w);
+      if (req.method === 'DELETE' && w) return void (widgets.delete(id), json(204));
+      return json(404, { code: 'not_found', message: 'no' });
+    },
+  });
+  running.push(server);
+  const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 2, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN, SECOND_TOKEN] });
+  clients.push(http);
+  const [primary, second] = openAccounts(http, new Ownership((w) => carriesMarker(w, MARKER)), [{ name: 'primary', token: TOKEN }, { name: 'second', token: SECOND_TOKEN }], {}, settings) as [WidgetApi, WidgetApi];
+  return {
+    primary,
+    second,
+    requests,
+    widget: (account: string, id: string) => store.get(account)!.get(id),
+    own: (account: string, id: string, name: string) => void store.get(account)!.set(id, { id, name, created_at: '2020-01-01T00:00:00Z' }),
+    forget: (account: string, id: string) => void store.get(account)!.delete(id),
+  };
 }
 
 describe('one door for writes', () => {
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND'])('a %s without a pass, or with a forged one, is refused before anything leaves', async (method) => {
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'delete', 'Get'])('a %s through the client\'s request() is refused before anything leaves', async (method) => {
     const { api, requests } = await recorded();
-    await expect(api.http.request(method, '/widgets', { body: '{}' })).rejects.toThrow(/only through the ownership ledger's door/);
-    await expect(api.http.request(method, '/widgets', { body: '{}', pass: {} as WritePass })).rejects.toThrow(/only through the ownership ledger's door/);
-    await expect(api.http.request(method, '/widgets', { body: '{}', pass: Object.freeze(Object.create(null)) as WritePass })).rejects.toThrow(/door/);
+    await expect(api.http.request(method, '/widgets')).rejects.toThrow(/only through the ownership ledger's door/);
+    await expect(api.http.request(method, '/widgets/w1', { headers: { authorization: `Bearer ${TOKEN}` } })).rejects.toThrow(/only through the ownership ledger's door/);
     expect(requests).toEqual([]);
   });
 
-  it('a pass lets out one request, for the method and path it was minted for, and nothing else', async () => {
+  it('a client\'s writer is taken once, by the door opened with it: holding the client gives no writer, and no second door opens over it', async () => {
     const { api, requests } = await recorded();
-    let kept: WritePass | undefined;
-    const ticket = openCreate(api.ownership, 'primary', `${MARKER} CRUD-1 1`);
-    await ticket.send('POST', '/widgets', (pass) => {
-      kept = pass;
-      return api.http.request('POST', '/widgets', { body: JSON.stringify({ name: `${MARKER} CRUD-1 1` }), headers: { authorization: `Bearer ${TOKEN}` }, pass });
-    });
-    await expect(api.http.request('POST', '/widgets', { body: '{}', pass: kept! })).rejects.toThrow(/door/);
-    // Minted for POST /widgets: not a DELETE, not another path.
-    await ticket.send('POST', '/widgets', async (pass) => {
-      await expect(api.http.request('DELETE', '/widgets/w1', { pass })).rejects.toThrow(/door/);
-      await expect(api.http.request('POST', '/widgets/w1', { pass })).rejects.toThrow(/door/);
-      return api.http.request('GET', '/widgets');
-    });
-    expect(requests).toEqual(['POST /v1/widgets', 'GET /v1/widgets']);
+    expect(() => takeWriter(api.http)).toThrow(/already taken/);
+    expect(() => openDoor(api.http, api.ownership, { allowCollectionWrites: true }, { names: () => [], credential: () => '', retrieve: () => Promise.reject(new Error('none')) })).toThrow(/already taken/);
+    expect(() => openAccounts(api.http, api.ownership, [{ name: 'primary', token: TOKEN }])).toThrow(/already taken/);
+    expect(requests).toEqual([]);
   });
 
-  it('the gate is installed once: no module can replace the door\'s check', () => {
-    expect(() => installWriteGate(() => true)).toThrow(/installed once/);
+  it('CRUD-3 holding an account (as a test holds t.api) lets no one write to a widget the run did not create, by any of its methods', async () => {
+    const { api, requests, widgets } = await recorded();
+    widgets.set('p_a0', { id: 'p_a0', name: 'the user\'s widget', created_at: '2020-01-01T00:00:00Z' });
+    const before = JSON.stringify([...widgets]);
+    const attempts: Array<() => Promise<unknown>> = [
+      () => api.remove('p_a0'),
+      () => api.remove('p_a0', { authorization: null }),
+      () => api.remove('p_a0', { authorization: `Bearer ${SECOND_TOKEN}` }),
+      () => api.sendUndefinedMethod('PUT', 'p_a0', { name: 'x' }),
+      () => api.sendUndefinedMethod('PATCH', 'p_a0', { name: 'x' }),
+      () => api.sendUndefinedMethod('POST', 'p_a0', { name: 'x' }),
+      () => api.sendUndefinedMethod('PUT', undefined, { name: 'x' }),
+      () => api.removeAgain('p_a0'),
+      () => api.http.request('DELETE', '/widgets/p_a0'),
+    ];
+    for (const attempt of attempts) await attempt().catch(() => undefined);
+    // No write but GETs (the proofs, which found the user's widget without the marker) reached the server.
+    expect(requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
+    expect(JSON.stringify([...widgets])).toBe(before);
   });
 
-  it('no module of src/ or suites/ but the door installs the gate, and only WidgetApi reaches the door', () => {
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
-    });
-    const gate: string[] = [];
-    const door: string[] = [];
-    const passes: string[] = [];
-    for (const file of [...files(join(ROOT, 'src')), ...files(join(ROOT, 'suites'))]) {
-      const text = readFileSync(file, 'utf8');
-      const at = relative(ROOT, file);
-      if (/installWriteGate\s*\(/.test(text)) gate.push(at);
-      if (/from\s+['"][^'"]*\/door(\.ts|\.js)?['"]/.test(text) || /import\(\s*['"][^'"]*door/.test(text)) door.push(at);
-      // A pass is typed WritePass wherever one is taken, handed on or made.
-      if (/\bWritePass\b/.test(text)) passes.push(at);
-    }
-    expect(gate.sort()).toEqual(['src/client/door.ts', 'src/http/client.ts']);
-    expect(door).toEqual(['src/client/api.ts']);
-    expect(passes.sort()).toEqual(['src/client/api.ts', 'src/client/door.ts', 'src/http/client.ts']);
+  it('a create ticket sends POST /widgets and nothing else (PUT and PATCH there only when the run allows collection writes)', async () => {
+    const { requests } = await recorded();
+    const door = standaloneDoor({ allowCollectionWrites: false });
+    const ticket = door.openCreate('primary', `${MARKER} CRUD-1 1`);
+    const credential = { authorization: `Bearer ${TOKEN}` };
+    // A caller that gets round the types: the ticket still sends nothing but a create.
+    await expect(ticket.send({ method: 'DELETE' as 'POST', credential, contentType: 'application/json' })).rejects.toThrow(/POST \/widgets only/);
+    // PUT and PATCH on the collection only when the run's settings (read by the door when it opened) allow them.
+    await expect(ticket.send({ method: 'PUT', credential, contentType: 'application/json' })).rejects.toThrow(/with --allow-collection-writes/);
+    expect(requests).toEqual([]);
+    expect((await ticket.send({ credential, contentType: 'application/json', body: JSON.stringify({ name: `${MARKER} CRUD-1 1` }) })).status).toBe(201);
+    expect(requests).toEqual(['POST /v1/widgets']);
+  });
+});
+
+describe('a write is bound whole: method, target with its query, credential and media type', () => {
+  it.each(['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'Application/X-WWW-Form-Urlencoded;charset=utf-8', 'application/xml'])('CRUD-7 a create sent as %s is refused before anything leaves: a server reads fields (_method among them) from a form', async (contentType) => {
+    const { requests } = await recorded();
+    const ticket = standaloneDoor({ allowCollectionWrites: true }).openCreate('primary', 'x');
+    await expect(ticket.send({ credential: { authorization: `Bearer ${TOKEN}` }, contentType, body: 'name=x' })).rejects.toThrow(/is sent as JSON, text\/plain or with no Content-Type/);
+    expect(requests).toEqual([]);
+  });
+
+  it.each(['application/json', 'Application/JSON', 'application/json;charset=utf-8', 'application/json ; charset=UTF-8', 'application/json; charset="utf-8"', 'text/plain', null])('CRUD-7 a create sent as %s (as the suite sends one) goes out', async (contentType) => {
+    const { requests } = await recorded();
+    const ticket = standaloneDoor({ allowCollectionWrites: false }).openCreate('primary', 'x');
+    await ticket.send({ credential: { authorization: `Bearer ${TOKEN}` }, contentType, body: JSON.stringify({ name: `${MARKER} CRUD-7 1` }) });
+    expect(requests).toEqual(['POST /v1/widgets']);
+  });
+
+  it('MAL-5 a write carries no query but a credential parameter: a create with ?_method=PUT or any other parameter is refused, access_token is sent', async () => {
+    const { requests } = await recorded();
+    const ticket = standaloneDoor({ allowCollectionWrites: false }).openCreate('primary', 'x');
+    const body = JSON.stringify({ name: `${MARKER} AUTH-1 1` });
+    await expect(ticket.send({ credential: { authorization: null, query: { _method: 'PUT' } }, contentType: 'application/json', body })).rejects.toThrow(/no query but a credential parameter/);
+    await expect(ticket.send({ credential: { authorization: null, query: { limit: '1' } }, contentType: 'application/json', body })).rejects.toThrow(/no query but a credential parameter/);
+    expect(requests).toEqual([]);
+    await ticket.send({ credential: { authorization: null, query: { access_token: TOKEN } }, contentType: 'application/json', body });
+    expect(requests).toEqual([`POST /v1/widgets?access_token=${TOKEN}`]);
+  });
+
+  it('MAL-5 a create whose body asks for another method (a JSON member or a form field _method) is refused by the client before anything leaves', async () => {
+    const { api, requests } = await recorded();
+    await expect(api.create({ name: `${MARKER} MAL-5 1`, _method: 'PUT' })).rejects.toThrow(/asks for another method .*body field "_method"/);
+    await expect(api.create(undefined, { raw: '_method=PUT&name=x', contentType: 'text/plain' })).rejects.toThrow(/body field "_method"/);
+    expect(requests).toEqual([]);
+  });
+
+  it('MAL-5 PUT and PATCH on the collection follow the run\'s settings, read by the door when it was opened: no caller\'s argument can allow them', async () => {
+    const { api, requests } = await recorded();
+    await expect(api.sendUndefinedMethod('PUT', undefined, { name: 'x' })).rejects.toBeInstanceOf(CollectionWriteRefused);
+    // An argument the method no longer has changes nothing (a caller that gets round the types).
+    await expect((api.sendUndefinedMethod as (...args: unknown[]) => Promise<unknown>).call(api, 'PATCH', undefined, { name: 'x' }, true)).rejects.toBeInstanceOf(CollectionWriteRefused);
+    expect(requests).toEqual([]);
+    const allowed = await perAccount({ allowCollectionWrites: true });
+    await allowed.primary.sendUndefinedMethod('PUT', undefined, { name: `${MARKER} MAL-5 1` });
+    expect(allowed.requests).toEqual(['PUT /v1/widgets alice']);
+  });
+
+  it('ISO-3 a delete proven with the primary account\'s token is not sent with the second\'s where the ids are numbered per account: the second account\'s own w1 is never reached', async () => {
+    const s = await perAccount();
+    await s.primary.create({ name: `${MARKER} ISO-3 1` });
+    s.own('bob', 'w1', 'bob\'s own widget');
+    await expect(s.primary.remove('w1', { authorization: `Bearer ${SECOND_TOKEN}` })).rejects.toBeInstanceOf(UnprovenDeleteError);
+    await expect(s.second.remove('w1')).rejects.toBeInstanceOf(UnprovenDeleteError);
+    expect(s.requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
+    expect(s.widget('bob', 'w1')?.name).toBe('bob\'s own widget');
+  });
+
+  it('ISO-3 where the second account shows nothing at the id, its delete of the primary\'s proven widget goes out (and a conformant server refuses it)', async () => {
+    const s = await perAccount();
+    await s.primary.create({ name: `${MARKER} ISO-3 2` });
+    expect((await s.second.remove('w1')).status).toBe(404);
+    expect(s.requests.slice(-1)).toEqual(['DELETE /v1/widgets/w1 bob']);
+    expect(s.widget('alice', 'w1')).toBeDefined();
+  });
+
+  it.each([
+    ['no Authorization header', { authorization: null }],
+    ['an unknown token', { authorization: 'Bearer wcs-unknown-0123' }],
+    ['the token under the Basic scheme', { authorization: `Basic ${TOKEN}` }],
+    ['the token only as an access_token parameter', { authorization: null, query: { access_token: TOKEN } }],
+  ])('AUTH-4 a delete with %s is sent only when every account the run holds shows the suite\'s widget or nothing at the id', async (_label, auth) => {
+    const s = await perAccount();
+    await s.primary.create({ name: `${MARKER} AUTH-4 1` });
+    // The second account has a widget of its own at the same id: a server that took the credential for it would delete that.
+    s.own('bob', 'w1', 'bob\'s own widget');
+    const refused = await s.primary.remove('w1', auth).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UnprovenDeleteError);
+    expect((refused as UnprovenDeleteError).reason).toMatch(/no account's own .* in the second account: no create of this run answered this id/);
+    expect(s.requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
+    s.forget('bob', 'w1');
+    // Nothing at the id in the second account: the delete goes out with the credential under test, and the server refuses it.
+    expect((await s.primary.remove('w1', auth)).status).toBe(401);
+    const query = 'query' in auth ? `?access_token=${TOKEN}` : '';
+    expect(s.requests.slice(-3)).toEqual(['GET /v1/widgets/w1 bob', 'GET /v1/widgets/w1 alice', `DELETE /v1/widgets/w1${query} -`]);
   });
 });
 
@@ -181,14 +314,11 @@ describe('proof at the moment of the write', () => {
 
   it('ISO a delete from another account that rests on the owner\'s proof, refused there, says the owner\'s reason, not only that no create answered', async () => {
     // The server ignores accounts on retrieve (the second token sees w1), and shows the owner w1 without the marker.
-    const { api, requests, widgets } = await recorded((req, res) => {
+    const { api: primary, second, requests, widgets } = await recorded((req, res) => {
       if (req.method !== 'GET' || req.url !== '/v1/widgets/w1' || req.headers.authorization !== `Bearer ${TOKEN}` || !widgets.has('w1')) return;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...widgets.get('w1')!, name: 'unmarked' }));
       return true;
     });
-    const peers = new Map<string, WidgetApi>();
-    const primary = new WidgetApi(api.http, TOKEN, 'primary', api.ownership, {}, peers);
-    const second = new WidgetApi(api.http, 'door-token-2', 'second', api.ownership, {}, peers);
     await primary.create({ name: `${MARKER} ISO 1` });
     const refused = await second.remove('w1').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(UnprovenDeleteError);

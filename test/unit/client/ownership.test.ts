@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../../../src/client/api.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
 import { UnprovenDeleteError, UnsafeIdError } from '../../../src/errors.ts';
 import { carriesAnyMarker, carriesMarker, markersIn, newMarker } from '../../../src/harness/marker.ts';
 import { HttpClient } from '../../../src/http/client.ts';
@@ -43,7 +44,7 @@ async function scripted(shown: Shown, createAnswer: Record<string, unknown>): Pr
   running.push(server);
   const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 2, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
   clients.push(http);
-  return { api: new WidgetApi(http, TOKEN, 'primary', new Ownership((w) => carriesMarker(w, MARKER))), requests };
+  return { api: openAccounts(http, new Ownership((w) => carriesMarker(w, MARKER)), [{ name: 'primary', token: TOKEN }])[0]!, requests };
 }
 
 const deletes = (requests: readonly string[]): string[] => requests.filter((r) => r.startsWith('DELETE'));

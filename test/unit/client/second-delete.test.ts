@@ -9,7 +9,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi, type ApiHooks } from '../../../src/client/api.ts';
+import type { ApiHooks, WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { takeInventory } from '../../../src/client/sweep.ts';
 import { WalkGate } from '../../../src/harness/walk-gate.ts';
@@ -92,13 +93,13 @@ async function scripted(script: Script = {}, hooks: Partial<ApiHooks> = {}): Pro
   clients.push(http);
   const gate = new WalkGate();
   const tally = new ProfileTally();
-  const api = new WidgetApi(http, TOKEN, 'primary', new Ownership((w) => carriesMarker(w, MARKER)), {
+  const [api] = openAccounts(http, new Ownership((w) => carriesMarker(w, MARKER)), [{ name: 'primary', token: TOKEN }], {
     write: (send) => gate.write(send),
     quiet: (run) => gate.quiet(run),
     observe: (o) => tally.observe(o),
     unsent: (u) => tally.unsent(u),
     ...hooks,
-  });
+  }) as [WidgetApi];
   // The runner's inventory, before the first create (takeInventory records it in the ledger).
   if (script.inventoryIncomplete) api.ownership.setInventory('primary', [], false);
   else await takeInventory(api, 10);

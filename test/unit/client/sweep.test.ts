@@ -1,6 +1,7 @@
 /** Sweeps against the real reference server: only widgets showing the marker as a whole word go, and a refused page size is worked around. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../../../src/client/api.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
 import { carriesAnyMarker, carriesMarker, newMarker } from '../../../src/harness/marker.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { HttpClient } from '../../../src/http/client.ts';
@@ -24,7 +25,7 @@ afterEach(async () => {
 function apiFor(baseUrl: string, token: string, account: string, isOurs: (widget: unknown) => boolean = ours): WidgetApi {
   const http = new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [token] });
   clients.push(http);
-  return new WidgetApi(http, token, account, new Ownership(isOurs));
+  return openAccounts(http, new Ownership(isOurs), [{ name: account, token }])[0]!;
 }
 
 /** Creates a widget and returns its id. */

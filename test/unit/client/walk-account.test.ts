@@ -5,7 +5,8 @@
  * client's write, a blip) is a difference that the second walk clears, never a gap.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { SMALL_LIMIT_MAX_PAGES, walkAccount, walkOptions } from '../../../src/client/walk-account.ts';
 import { HttpClient } from '../../../src/http/client.ts';
@@ -49,7 +50,7 @@ async function accountOn(service: ReferenceService): Promise<{ api: WidgetApi; i
   running.push(server);
   const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 2, maxRetries: 1, maxRetryWaitMs: 1_000, secrets: [TOKEN] });
   clients.push(http);
-  const api = new WidgetApi(http, TOKEN, 'primary', new Ownership(() => false));
+  const api = openAccounts(http, new Ownership(() => false), [{ name: 'primary', token: TOKEN }])[0]!;
   const ids: string[] = [];
   for (let i = 0; i < WIDGETS; i += 1) ids.push(((await api.create({ name: `pre-existing ${i}` })).json as { id: string }).id);
   return { api, ids };

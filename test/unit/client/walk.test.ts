@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { HttpClient } from '../../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../../src/reference/server.ts';
@@ -52,7 +53,7 @@ async function scripted(script: Script): Promise<Scripted> {
   running.push(server);
   const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 2, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
   clients.push(http);
-  return { api: new WidgetApi(http, TOKEN, 'primary', new Ownership(() => false)), requests };
+  return { api: openAccounts(http, new Ownership(() => false), [{ name: 'primary', token: TOKEN }])[0]!, requests };
 }
 
 const widget = (id: string, name = `widget ${id}`): Record<string, unknown> => ({ id, name, created_at: '2026-01-02T03:04:05Z' });

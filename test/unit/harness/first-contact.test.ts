@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { answered, readFirstContact, recordFirstContact } from '../../../src/harness/first-contact.ts';
 import { HttpClient } from '../../../src/http/client.ts';
@@ -28,7 +28,7 @@ async function firstContactOf(handler: RequestHandler, timeoutMs = 5_000) {
   const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs, concurrency: 2, maxRetries: 1, maxRetryWaitMs: 1_000, secrets: [...TOKENS] });
   clients.push(http);
   const ownership = new Ownership(() => false);
-  const accounts = [new WidgetApi(http, TOKENS[0], 'primary', ownership), new WidgetApi(http, TOKENS[1], 'second', ownership)];
+  const accounts = openAccounts(http, ownership, [{ name: 'primary', token: TOKENS[0] }, { name: 'second', token: TOKENS[1] }]);
   const dir = mkdtempSync(join(tmpdir(), 'wcs-first-contact-'));
   await recordFirstContact(accounts, dir);
   return readFirstContact(dir)!;

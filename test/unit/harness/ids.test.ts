@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { CANDIDATES, freshUnknownId, NUMERIC_OFFSET, NUMERIC_SPREAD, unknownIdLike } from '../../../src/harness/ids.ts';
 import { HttpClient } from '../../../src/http/client.ts';
@@ -92,7 +93,7 @@ async function retrievesAnswering(...statuses: number[]): Promise<Retrieves> {
   });
   const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, concurrency: 1, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
   running.push(http, server);
-  return { api: new WidgetApi(http, TOKEN, 'primary', new Ownership(() => false)), asked };
+  return { api: openAccounts(http, new Ownership(() => false), [{ name: 'primary', token: TOKEN }])[0]!, asked };
 }
 
 describe('freshUnknownId', () => {

@@ -10,12 +10,18 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../../src/errors.ts';
 import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
-import { ADAPTIVE_MAX_SLOTS, HttpClient, IDLE_KEEP_ALIVE_MS, installWriteGate, parseJsonBody, parseRetryAfter, type ClientOptions, type WritePass } from '../../../src/http/client.ts';
+import { ADAPTIVE_MAX_SLOTS, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, takeWriter, type ApiResponse, type ClientOptions, type Writer } from '../../../src/http/client.ts';
 
-// The HTTP layer is tested here without the ownership ledger's door (client/door.ts, which
-// installs the real gate): this file's module instance gets a gate that lets any write out.
-installWriteGate(() => true);
-const PASS = {} as WritePass;
+// The HTTP layer is tested here without the ownership ledger's door (client/door.ts, which takes
+// the writer in a run): this file takes each client's writer itself.
+const writers = new WeakMap<HttpClient, Writer>();
+
+/** A write sent with the client's own writer, as the door sends one. */
+function write(c: HttpClient, method: string, path: string, opts: { query?: Record<string, string>; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<ApiResponse> {
+  let writer = writers.get(c);
+  if (!writer) writers.set(c, (writer = takeWriter(c)));
+  return writer.send({ method, path, headers: opts.headers ?? {}, ...(opts.query ? { query: opts.query } : {}), ...(opts.body === undefined ? {} : { body: opts.body }) });
+}
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -102,7 +108,7 @@ describe('HttpClient: ordinary exchanges', () => {
       res.writeHead(201, { 'Content-Type': 'application/json', 'X-Widget-Count': '3' });
       res.end('{"id":"w1","tags":["a"]}');
     });
-    const res = await client(srv.url + '/v1').request('POST', '/widgets', {
+    const res = await write(client(srv.url + '/v1'), 'POST', '/widgets', {
       query: { a: '1', b: 'two' },
       headers: { 'content-type': 'application/json' },
       body: '{"name":"n"}',
@@ -297,7 +303,7 @@ describe('HttpClient: compressed bodies', () => {
 
   it('takes an empty body labelled gzip (a 204) as empty, not as corrupt', async () => {
     const srv = await serve((_req, res) => res.writeHead(204, { 'content-encoding': 'gzip' }).end());
-    const res = await client(srv.url).request('DELETE', '/widgets/w1', { pass: PASS });
+    const res = await write(client(srv.url), 'DELETE', '/widgets/w1');
     expect(res.status).toBe(204);
     expect(res.jsonError).toBe('the body is empty');
   });
@@ -373,7 +379,7 @@ describe('HttpClient: lost keep-alive connections', { timeout: 10_000 }, () => {
 
   it.each(['POST', 'DELETE'])('a %s whose connection is reset is not sent again: it may have been applied', async (method) => {
     const srv = await resetting(1);
-    const error = await rejectionOf(client(srv.url).request(method, '/widgets', { body: '{}', pass: PASS }));
+    const error = await rejectionOf(write(client(srv.url), method, '/widgets', { body: '{}' }));
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toContain(`connection reset or closed before a complete response (not retried: the ${method} may have been applied before the connection was lost)`);
     expect(srv.received).toHaveLength(1);
@@ -582,7 +588,7 @@ describe('HttpClient: 502 and 504, reproduced once before a rule is blamed', () 
   it.each(['POST', 'PATCH'])('a %s answered 502 is not sent again (it may have been applied): the rule sees the 502, with a note', async (method) => {
     const srv = await serve((_req, res) => res.writeHead(502).end());
     const c = client(srv.url);
-    const res = await c.request(method, '/widgets', { body: '{}' });
+    const res = await write(c, method, '/widgets', { body: '{}' });
     expect(res.status).toBe(502);
     expect(res.exchange.note).toBe(`502 to a ${method}: not sent again, since the gateway may have passed it on and the server applied it`);
     expect(formatExchange(res.exchange)).toContain(`(502 to a ${method}: not sent again`);
@@ -826,7 +832,7 @@ describe('HttpClient: recorded exchanges', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-echo': SECRET });
       res.end(JSON.stringify({ echoed: body.toString('utf8'), token: SECRET }));
     });
-    const res = await client(srv.url, { secrets: [SECRET] }).request('POST', '/widgets', {
+    const res = await write(client(srv.url, { secrets: [SECRET] }), 'POST', '/widgets', {
       query: { access_token: SECRET },
       headers: { authorization: `Bearer ${SECRET}`, 'x-api-key': SECRET, 'content-type': 'application/json' },
       body: JSON.stringify({ name: `n ${SECRET}` }),
@@ -879,7 +885,7 @@ describe('HttpClient: recorded exchanges', () => {
   it('cuts a long recorded request body the same way', async () => {
     const srv = await serve((_req, res) => res.end('{}'));
     const body = 'y'.repeat(5_000);
-    const res = await client(srv.url).request('POST', '/widgets', { body });
+    const res = await write(client(srv.url), 'POST', '/widgets', { body });
     expect(srv.received[0]?.body).toBe(body);
     expect(res.exchange.request.body).toBe(`${'y'.repeat(4096)}\n… [body cut at 4096 bytes of 5000]`);
   });

@@ -87,6 +87,7 @@ describe('--header in the config', () => {
   it.each([
     [['--header', `X-Tenant ${VALUE}`], '--header must be "Name: value" (no colon found)'],
     [['--header', `Authorization: Bearer ${VALUE}`], '--header cannot set Authorization: tokens have their own options (--token, --second-token, --token-command)'],
+    [['--header', `X-HTTP-Method-Override: ${VALUE}`], '--header cannot set X-HTTP-Method-Override: it asks a server to take each request for another method (method override), which would turn a read into a write no proof covers'],
     [['--header', `X-Tenant: ${VALUE}`, '--header', `x-tenant: ${VALUE}`], '--header sets x-tenant more than once'],
     [['--header', 'X-Tenant:', VALUE], "unexpected argument after the value of --header; quote the header: --header 'Name: value'"],
   ])('refuses %j in one line that never holds the value', (args, message) => {

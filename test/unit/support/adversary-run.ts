@@ -8,7 +8,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WidgetApi } from '../../../src/client/api.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
 import { Journal, readJournal } from '../../../src/client/ledger.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { deleteAllHeld, takeInventory } from '../../../src/client/sweep.ts';
@@ -28,8 +29,7 @@ function client(baseUrl: string): HttpClient {
 }
 
 function accounts(http: HttpClient, ownership: Ownership): WidgetApi[] {
-  const peers = new Map<string, WidgetApi>();
-  return [new WidgetApi(http, TOKENS[0], 'primary', ownership, {}, peers), new WidgetApi(http, TOKENS[1], 'second', ownership, {}, peers)];
+  return openAccounts(http, ownership, [{ name: 'primary', token: TOKENS[0] }, { name: 'second', token: TOKENS[1] }]);
 }
 
 /** A suite error is an answer the run reports; anything else is a bug of the suite. */

@@ -3,7 +3,8 @@
  * decides when each walk ends, and counts the walks from the requests the server received.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WidgetApi } from '../../../src/client/api.ts';
+import { openAccounts } from '../../../src/client/accounts.ts';
+import type { WidgetApi } from '../../../src/client/api.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { HttpClient } from '../../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../../src/reference/server.ts';
@@ -60,7 +61,7 @@ export async function startHeldList(): Promise<HeldList> {
   });
   const http = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY, maxRetries: 0, maxRetryWaitMs: 0, secrets: [TOKEN] });
   return {
-    api: new WidgetApi(http, TOKEN, 'primary', new Ownership(() => false)),
+    api: openAccounts(http, new Ownership(() => false), [{ name: 'primary', token: TOKEN }])[0]!,
     next() {
       const ready = arrived.shift();
       if (ready) return Promise.resolve(ready);

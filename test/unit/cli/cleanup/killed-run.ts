@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WidgetApi } from '../../../../src/client/api.ts';
+import { openAccounts } from '../../../../src/client/accounts.ts';
 import { Journal, targetOf } from '../../../../src/client/ledger.ts';
 import { Ownership } from '../../../../src/client/ownership.ts';
 import { takeInventory } from '../../../../src/client/sweep.ts';
@@ -62,8 +62,7 @@ export async function killedRun(opts: { tokens?: readonly [string, string]; ids?
   journal.append({ kind: 'run', marker, at: new Date().toISOString(), ...(opts.target === null ? {} : { target: opts.target ?? targetOf(server.baseUrl) }) });
   const ownership = new Ownership((w) => carriesMarker(w, marker), journal);
   const http = client(server.baseUrl, tokens);
-  const peers = new Map<string, WidgetApi>();
-  const apis = [new WidgetApi(http, tokens[0], 'primary', ownership, {}, peers), new WidgetApi(http, tokens[1], 'second', ownership, {}, peers)];
+  const apis = openAccounts(http, ownership, [{ name: 'primary', token: tokens[0] }, { name: 'second', token: tokens[1] }]);
   const made: Ran['made'] = [];
   for (const api of apis) {
     await takeInventory(api, 20);

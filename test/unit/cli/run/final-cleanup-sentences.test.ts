@@ -9,7 +9,8 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../../../../src/client/api.ts';
+import type { WidgetApi } from '../../../../src/client/api.ts';
+import { openAccounts } from '../../../../src/client/accounts.ts';
 import { Journal, parseJournalText, readJournal } from '../../../../src/client/ledger.ts';
 import { Ownership } from '../../../../src/client/ownership.ts';
 import { deleteAllHeld, takeInventory } from '../../../../src/client/sweep.ts';
@@ -27,8 +28,7 @@ afterEach(async () => {
 function apis(baseUrl: string, ownership: Ownership): WidgetApi[] {
   const http = new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [...TOKENS] });
   open.push(http);
-  const peers = new Map<string, WidgetApi>();
-  return [new WidgetApi(http, TOKENS[0], 'primary', ownership, {}, peers), new WidgetApi(http, TOKENS[1], 'second', ownership, {}, peers)];
+  return openAccounts(http, ownership, [{ name: 'primary', token: TOKENS[0] }, { name: 'second', token: TOKENS[1] }]);
 }
 
 /**

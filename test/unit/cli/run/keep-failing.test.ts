@@ -9,7 +9,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WidgetApi } from '../../../../src/client/api.ts';
+import type { WidgetApi } from '../../../../src/client/api.ts';
+import { openAccounts } from '../../../../src/client/accounts.ts';
 import { Journal, readJournal } from '../../../../src/client/ledger.ts';
 import { Ownership } from '../../../../src/client/ownership.ts';
 import { deleteAllHeld, takeInventory } from '../../../../src/client/sweep.ts';
@@ -34,13 +35,12 @@ function client(): HttpClient {
 }
 
 function accounts(http: HttpClient, ownership: Ownership, creates?: CreateLog): [WidgetApi, WidgetApi] {
-  const peers = new Map<string, WidgetApi>();
   const hooks = creates ? { observe: (o: { op: string; exchange: Parameters<CreateLog['record']>[0] }) => { if (o.op === 'create') creates.record(o.exchange); } } : {};
-  return [new WidgetApi(http, server.tokens[0], 'primary', ownership, hooks as never, peers), new WidgetApi(http, server.tokens[1], 'second', ownership, hooks as never, peers)];
+  return openAccounts(http, ownership, [{ name: 'primary', token: server.tokens[0] }, { name: 'second', token: server.tokens[1] }], hooks as never) as [WidgetApi, WidgetApi];
 }
 
 async function scenario(keepFailing: boolean): Promise<{ kept: string; other: string; before: string; said: string; verified: boolean; replay: string | undefined; file: string; http: HttpClient[] }> {
-  const http = [client(), client(), client(), client()];
+  const http = [client(), client(), client(), client(), client()];
   const [setup] = accounts(http[3]!, new Ownership(() => false));
   // A widget of the user's, there before the run: a failure may name it; it is never kept or deleted.
   const before = (await setup.create({ name: 'the user\'s own widget' })).json as { id: string };
@@ -85,7 +85,7 @@ describe('--keep-failing', () => {
       expect(s.said).toContain('widget-conformance cleanup');
       expect(s.replay).toMatch(/kept by --keep-failing/);
       const said: string[] = [];
-      expect(await cleanJournal(s.http[3]!, server.tokens[0], server.tokens[1], s.file, (l) => said.push(l)), said.join('\n')).toBe(0);
+      expect(await cleanJournal(s.http[4]!, server.tokens[0], server.tokens[1], s.file, (l) => said.push(l)), said.join('\n')).toBe(0);
       expect(await status(s.kept), 'cleanup deleted the kept widget').toBe(404);
       expect(await status(s.before)).toBe(200);
     } finally {

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { baseUrlHint, outageOf, probe, PROBE_LIST_ATTEMPTS } from '../../../../src/cli/run/probe.ts';
-import { WidgetApi } from '../../../../src/client/api.ts';
+import { openAccounts } from '../../../../src/client/accounts.ts';
 import { Ownership } from '../../../../src/client/ownership.ts';
 import { RejectedTokenError, SetupProblemError, UnreachableError } from '../../../../src/errors.ts';
 import { HttpClient } from '../../../../src/http/client.ts';
@@ -25,7 +25,7 @@ async function probeOf(handler: RequestHandler, base?: (server: RunningServer) =
   running.push(server);
   const http = new HttpClient({ baseUrl: base ? base(server) : server.baseUrl, timeoutMs: 5_000, concurrency: 2, maxRetries: 1, maxRetryWaitMs: 1_000, secrets: [token] });
   clients.push(http);
-  const api = new WidgetApi(http, token, 'primary', new Ownership(() => false));
+  const api = openAccounts(http, new Ownership(() => false), [{ name: 'primary', token: token }])[0]!;
   try {
     // One account: its server errors are an outage (prepare-accounts.ts weighs every account's).
     const outage = outageOf([await probe(api, '--token / WIDGET_TOKEN')]);
