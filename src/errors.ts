@@ -136,6 +136,8 @@ export class UnprovenDeleteError extends SuiteError {
     readonly broken?: string,
     /** The id and account of the delete not sent: a check asks the owner's retrieve again (harness/prerequisites.ts unprovenBecauseLost). */
     readonly at?: { readonly id: string; readonly account: string },
+    /** `credential`: not sent because its credential could reach another account's widget: nothing about the widget (client/ledger.ts DeleteVerdict). */
+    readonly kind?: 'credential',
   ) {
     super(message, 'ERR_UNPROVEN_DELETE');
   }

@@ -35,7 +35,7 @@ export function openAccounts(http: HttpClient, ownership: Ownership, accounts: r
   const door = openDoor(http, ownership, settings, {
     names: () => [...apis.keys()],
     credential: (name) => account(name).bearer,
-    retrieve: (name, id) => account(name).retrieve(id),
+    retrieve: (name, id, via) => account(name).retrieve(id, undefined, via),
   });
   for (const a of accounts) apis.set(a.name, new WidgetApi(http, a.token, a.name, ownership, door, hooks));
   return [...apis.values()];

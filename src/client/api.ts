@@ -8,7 +8,7 @@
  */
 import { CollectionWriteRefused, RateLimitError, TokenRejectedError, TransportError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { idText } from '../schema.ts';
-import type { ApiResponse, HttpClient } from '../http/client.ts';
+import type { ApiResponse, HttpClient, Reader } from '../http/client.ts';
 import type { Ownership } from './ownership.ts';
 import { unsafeSegment } from './safe-ids.ts';
 import type { CreateTicket, Credential, Door, WidgetWrite } from './door.ts';
@@ -168,11 +168,14 @@ export class WidgetApi {
     return res;
   }
 
-  /** GET /widgets/{id} (§4.3); with the account's own token, the answer is a sighting of the id. */
-  async retrieve(id: string, auth?: AuthOverride): Promise<ApiResponse> {
+  /**
+   * GET /widgets/{id} (§4.3); with the account's own token, the answer is a sighting of the id.
+   * `via`: the lane of a proven write, whose slot the door holds (door.ts).
+   */
+  async retrieve(id: string, auth?: AuthOverride, via: Reader = this.http): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'GET');
     const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
-    const res = await this.authed(auth, `GET ${path}`, (token) => this.http.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }));
+    const res = await this.authed(auth, `GET ${path}`, (token) => via.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }), via);
     this.observe('retrieve', situation, res, { id });
     if (!auth) {
       if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
@@ -294,8 +297,8 @@ export class WidgetApi {
   private async provenWrite(w: WidgetWrite): Promise<ApiResponse> {
     const outcome = await this.#door.write(w);
     if ('response' in outcome) return outcome.response;
-    const { reason, broken } = outcome.refused;
-    throw new UnprovenDeleteError(`${w.method} /widgets/${JSON.stringify(w.id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken, { id: w.id, account: this.account });
+    const { reason, broken, kind } = outcome.refused;
+    throw new UnprovenDeleteError(`${w.method} /widgets/${JSON.stringify(w.id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken, { id: w.id, account: this.account }, kind);
   }
 
   /**
@@ -303,9 +306,9 @@ export class WidgetApi {
    * server's answer for another account's widget, so a list with the same token decides.
    * When that is refused too, the token stopped working: a setup problem, never a verdict.
    */
-  private async checkToken(res: ApiResponse, auth: AuthOverride | undefined, request: string, token: string): Promise<'accepted' | 'refused'> {
+  private async checkToken(res: ApiResponse, auth: AuthOverride | undefined, request: string, token: string, via: Reader): Promise<'accepted' | 'refused'> {
     if (auth || (res.status !== 401 && res.status !== 403)) return 'accepted';
-    const list = request === 'GET /widgets' ? res : await this.http.request('GET', '/widgets', { headers: this.headers(undefined, {}, token) });
+    const list = request === 'GET /widgets' ? res : await via.request('GET', '/widgets', { headers: this.headers(undefined, {}, token) });
     return list.status === 401 || list.status === 403 ? 'refused' : 'accepted';
   }
 
@@ -314,12 +317,12 @@ export class WidgetApi {
    * command renews the token and the request is sent once more (a refused request was not
    * applied). Refused again, or with no way to renew, the run ends (exit 2).
    */
-  private async authed(auth: AuthOverride | undefined, request: string, send: (token: string) => Promise<ApiResponse>): Promise<ApiResponse> {
+  private async authed(auth: AuthOverride | undefined, request: string, send: (token: string) => Promise<ApiResponse>, via: Reader = this.http): Promise<ApiResponse> {
     // A token refused for good is not sent again: each further request would only be refused too.
     if (!auth && this.refusedBecause !== undefined) throw new TokenRejectedError(`${request} not sent: ${this.refusedBecause}`);
     const token = this.source.token;
     const res = await send(token);
-    if ((await this.checkToken(res, auth, request, token)) === 'accepted') return res;
+    if ((await this.checkToken(res, auth, request, token, via)) === 'accepted') return res;
     let renewed: string | undefined;
     try {
       renewed = await this.source.renewed(token);
@@ -328,7 +331,7 @@ export class WidgetApi {
     }
     if (renewed !== undefined) {
       const again = await send(renewed);
-      if ((await this.checkToken(again, auth, request, renewed)) === 'accepted') return again;
+      if ((await this.checkToken(again, auth, request, renewed, via)) === 'accepted') return again;
       this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`, again);
     }
     // No renewal left: say so, or a run with a command would read as one without.

@@ -14,14 +14,16 @@
  *   it, when the delete rule (ledger.ts deleteVerdict) says so from that retrieve and the
  *   ledger's own facts (write), with the credential that proof covers: the account's own, whose
  *   retrieve it was; or, for a credential that is no account's own (none, garbage, another
- *   scheme), a proof in every account the run holds. A write to an id whose earlier write lost
- *   its answer is never sent again.
+ *   scheme), a proof in every account the run holds. The proofs and the write share one slot of
+ *   the client (a lane), the write first in the pace, so it leaves as soon as the last proof's
+ *   answer is read, ahead of every request waiting for a slot. A write to an id whose earlier
+ *   write lost its answer is never sent again.
  * test/unit/network.test.ts holds that no other module reaches the network, takes a writer or
  * opens a door.
  */
 import { TransportError } from '../errors.ts';
 import { idText } from '../schema.ts';
-import { takeWriter, type ApiResponse, type BoundRequest, type HttpClient, type Writer } from '../http/client.ts';
+import { takeWriter, type ApiResponse, type BoundRequest, type HttpClient, type Lane, type Reader, type Writer } from '../http/client.ts';
 import { deleteVerdict, type DeleteFacts, type DeleteVerdict, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
 import { showsAsAnswered, type Ownership } from './ownership.ts';
 
@@ -63,8 +65,8 @@ export interface DoorAccounts {
   names(): readonly string[];
   /** The Authorization value the account sends now (its token may be renewed during the run). */
   credential(account: string): string;
-  /** A retrieve of the id with the account's own token, observed and recorded like any retrieve. */
-  retrieve(account: string, id: string): Promise<ApiResponse>;
+  /** A retrieve of the id with the account's own token, observed and recorded like any retrieve, sent through `via` (the write's lane). */
+  retrieve(account: string, id: string, via: Reader): Promise<ApiResponse>;
 }
 
 /** A write to one widget, as its caller describes it: the door proves it and builds the request. */
@@ -138,10 +140,6 @@ function headersOf(credential: Credential, contentType: string | null): Record<s
   return { ...(credential.authorization === null ? {} : { authorization: credential.authorization }), ...(contentType === null ? {} : { 'content-type': contentType }) };
 }
 
-/** A refusal of the delete rule's shape, for a write the door does not build. */
-function refusal(reason: string): Extract<DeleteVerdict, { send: false }> {
-  return { send: false, reason };
-}
 
 class LedgerDoor implements Door {
   readonly #writer: Writer;
@@ -187,11 +185,12 @@ class LedgerDoor implements Door {
     if (problem !== undefined) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: ${problem}`));
     if ((w.body === undefined) !== (w.method === 'DELETE')) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: a DELETE has no body, a ${w.method} has a JSON one`));
     const ownership = this.#ownership;
-    return this.#inTurn(w.id, async () => {
+    // The id's turn first (no slot held while waiting for it), then one slot for the proof and the write.
+    return this.#inTurn(w.id, () => this.#writer.inLane(async (lane) => {
       const lost = ownership.lostWrite(w.id);
       if (lost !== undefined) return { refused: deleteVerdict(ledgerFacts(ownership, w.account, w.id, 'unknown')) as Extract<DeleteVerdict, { send: false }> };
       const owner = w.credential === undefined ? w.account : this.#ownerOf(w.credential);
-      const verdict = w.again === true ? await this.#secondDelete(w.account, w.id) : owner === undefined ? await this.#provenEverywhere(w.id, w.account) : await this.#provenIn(owner, w.id);
+      const verdict = w.again === true ? await this.#secondDelete(lane, w.account, w.id) : owner === undefined ? await this.#provenEverywhere(lane, w.id, w.account) : await this.#provenIn(lane, owner, w.id);
       if (!verdict.send) return { refused: verdict };
       // The credential the proof covers: the owner's own as it stands after its retrieve (a renewed token included).
       const credential = w.credential ?? { authorization: this.#accounts.credential(w.account) };
@@ -205,12 +204,13 @@ class LedgerDoor implements Door {
       };
       w.onSend?.();
       try {
-        return { response: await this.#writer.send(request) };
+        // On the proof's slot, first in the pace: nothing waiting for a slot goes out before it.
+        return { response: await lane.write(request) };
       } catch (error) {
         if (error instanceof TransportError && !/: not sent\b/.test(error.message)) ownership.writeLost(w.account, w.id, `${w.method} was sent and its answer lost (${error.message.slice(0, 160)})`);
         throw error;
       }
-    });
+    }));
   }
 
   secondDeleteBefore(account: string, id: string, quiet: boolean): DeleteVerdict {
@@ -224,13 +224,13 @@ class LedgerDoor implements Door {
   }
 
   /** What a fresh retrieve with the account's own token shows at the id. */
-  async #shows(account: string, id: string, strictAbsent = false): Promise<RetrieveShows> {
-    return retrieveShows(this.#ownership, account, id, await this.#accounts.retrieve(account, id), strictAbsent);
+  async #shows(lane: Lane, account: string, id: string, strictAbsent = false): Promise<RetrieveShows> {
+    return retrieveShows(this.#ownership, account, id, await this.#accounts.retrieve(account, id, lane), strictAbsent);
   }
 
   /** The delete rule on a fresh retrieve in the account alone (as the account whose create answered the id). */
-  async #verdictIn(account: string, id: string): Promise<DeleteVerdict> {
-    return deleteVerdict(ledgerFacts(this.#ownership, account, id, await this.#shows(account, id)));
+  async #verdictIn(lane: Lane, account: string, id: string): Promise<DeleteVerdict> {
+    return deleteVerdict(ledgerFacts(this.#ownership, account, id, await this.#shows(lane, account, id)));
   }
 
   /**
@@ -239,9 +239,9 @@ class LedgerDoor implements Door {
    * account's create answered, on a server that ignores accounts on retrieve), the proof of the
    * account whose create answered it, or the id being one the suite made up.
    */
-  async #provenIn(account: string, id: string): Promise<DeleteVerdict> {
+  async #provenIn(lane: Lane, account: string, id: string): Promise<DeleteVerdict> {
     const ownership = this.#ownership;
-    const shows = await this.#shows(account, id);
+    const shows = await this.#shows(lane, account, id);
     const base = ledgerFacts(ownership, account, id, shows);
     const otherAccounts = shows === 'absent' || (shows === 'marked' && !base.journalled);
     if (!otherAccounts || base.preExisting || base.contradiction !== undefined) return deleteVerdict(base);
@@ -249,7 +249,7 @@ class LedgerDoor implements Door {
     let refusedElsewhere: { account: string; reason: string } | undefined;
     for (const claimant of ownership.claimants(id)) {
       if (elsewhere || claimant === account) continue;
-      const there = await this.#verdictIn(claimant, id);
+      const there = await this.#verdictIn(lane, claimant, id);
       elsewhere = there.send;
       if (!there.send) refusedElsewhere ??= { account: claimant, reason: there.reason };
     }
@@ -262,20 +262,24 @@ class LedgerDoor implements Door {
    * account the run holds must show, on a fresh retrieve, nothing at the id or the suite's own
    * widget as the delete rule proves it. The write's own account is asked last, just before it.
    */
-  async #provenEverywhere(id: string, last: string): Promise<DeleteVerdict> {
+  async #provenEverywhere(lane: Lane, id: string, last: string): Promise<DeleteVerdict> {
     const names = [...this.#accounts.names()].sort((a, b) => Number(a === last) - Number(b === last));
     for (const account of names) {
-      const shows = await this.#shows(account, id);
+      const shows = await this.#shows(lane, account, id);
       if (shows === 'absent') continue;
       const verdict = deleteVerdict(ledgerFacts(this.#ownership, account, id, shows));
-      if (!verdict.send) return refusal(`the write carries a credential that is no account's own (none, another scheme, a changed token), which the server may take for any account, and in the ${account} account: ${verdict.reason}`);
+      if (verdict.send) continue;
+      // In the write's own account the rule speaks of the widget itself (a rule the server broke
+      // included); in another it says only that the credential could reach a widget there.
+      if (account === last) return verdict;
+      return { send: false, kind: 'credential', reason: `the write carries a credential that is no account's own (none, another scheme, a changed token), which the server may take for any account, and in the ${account} account: ${verdict.reason}` };
     }
     return { send: true };
   }
 
   /** The second delete's exception: the ledger's facts again, a retrieve (only 404 or 410 is nothing there), the rule. */
-  async #secondDelete(account: string, id: string): Promise<DeleteVerdict> {
-    const shows = await this.#shows(account, id, true);
+  async #secondDelete(lane: Lane, account: string, id: string): Promise<DeleteVerdict> {
+    const shows = await this.#shows(lane, account, id, true);
     return deleteVerdict({ ...ledgerFacts(this.#ownership, account, id, shows), again: secondDeleteFacts(this.#ownership, account, id, true) });
   }
 

@@ -110,7 +110,17 @@ function secondDeleteVerdict(f: DeleteFacts, again: SecondDeleteFacts): DeleteVe
 /** Whether a DELETE may be sent, and if not why, with the rule the server broke to cause it (when one did). */
 export type DeleteVerdict =
   | { readonly send: true }
-  | { readonly send: false; readonly reason: string; readonly broken?: string };
+  | {
+      readonly send: false;
+      readonly reason: string;
+      readonly broken?: string;
+      /**
+       * `credential`: the write carries a credential that is no account's own, and an account of
+       * the run shows a widget at the id the rule does not prove the suite's: not evidence about
+       * the widget, only that the write cannot be sent safely on this server (door.ts).
+       */
+      readonly kind?: 'credential';
+    };
 
 /**
  * The one rule every DELETE obeys (tests, per-file cleanup, the final sweep, the interrupt

@@ -156,6 +156,21 @@ export interface BoundRequest {
   readonly body?: string | Buffer;
 }
 
+/** What sends reads: the client itself, or a lane (a slot the door holds for a proof and its write). */
+export interface Reader {
+  request(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse>;
+}
+
+/**
+ * One slot of the client, held by the door from a proof's retrieve to its write: what it sends
+ * queues behind nothing in the client's limiter, and goes first in the pace, so the write leaves
+ * as soon as the proof's answer is read, ahead of every request waiting for a slot.
+ */
+export interface Lane extends Reader {
+  /** Sends the write on the held slot, first in the pace. */
+  write(request: BoundRequest): Promise<ApiResponse>;
+}
+
 /**
  * The write capability of one client: created with it, handed out once (takeWriter) to the
  * ownership ledger's door, never reachable from the client itself.
@@ -163,6 +178,8 @@ export interface BoundRequest {
 export interface Writer {
   /** Sends one write as any request is sent (a slot, the pace, the budgets), and answers it. */
   send(request: BoundRequest): Promise<ApiResponse>;
+  /** Holds one slot while `run` sends its proof and its write through the lane (see Lane). */
+  inLane<T>(run: (lane: Lane) => Promise<T>): Promise<T>;
 }
 
 /** Every client's writer until the door takes it; module-private, so only takeWriter reaches it. */
@@ -201,6 +218,8 @@ interface Attempt {
   readonly body: string | Buffer | undefined;
   readonly prefixOverCap: boolean;
   readonly write: boolean;
+  /** Sent on a lane: first in the pace (a proof, or the write it proves). */
+  readonly priority?: boolean;
 }
 
 /** Why requests are no longer sent, and the error class they fail with. */
@@ -223,7 +242,7 @@ export interface ClientStats {
 }
 
 /** The suite's HTTP client; one per worker, shared by every test. */
-export class HttpClient {
+export class HttpClient implements Reader {
   private readonly counts = { requests: 0, retries: 0 };
   /** The pace shared by every request of this client (see pacer.ts). */
   readonly pacer: Pacer;
@@ -263,7 +282,7 @@ export class HttpClient {
     });
     this.#wire = wire;
     this.#wireWriter = writer;
-    writers.set(this, Object.freeze({ send: (request: BoundRequest) => this.#write(request) }));
+    writers.set(this, Object.freeze({ send: (request: BoundRequest) => this.#write(request), inLane: <T>(run: (lane: Lane) => Promise<T>) => this.#inLane(run) }));
   }
 
   /** Requests sent, retries, time blocked, refusals and the pace, as the reports show them. */
@@ -285,27 +304,49 @@ export class HttpClient {
    * before anything is sent, since a write goes out only through the ownership ledger's door.
    */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
-    if (!SAFE_METHODS.has(method)) {
-      throw new Error(`${method} ${path.slice(0, 80)} refused before it was sent: a write goes out only through the ownership ledger's door (client/door.ts), which journals a create and proves a widget the suite's own first`);
-    }
-    const attempt: Attempt = { method, url: this.url(path, opts.query), headers: opts.headers, body: undefined, prefixOverCap: opts.prefixOverCap === true, write: false };
-    this.refuseOverride(attempt, path);
+    const attempt = this.readAttempt(method, path, opts, false);
     // The whole exchange, retries and waits included, holds one slot. Every attempt passes the
     // pacer: while the server's pause runs no request goes out (a 429 asks the client, not one
     // request, to slow down), and afterwards they go at the rate it learned.
     return this.limiter.run(() => this.attempts(attempt));
   }
 
-  /** The door's write (see Writer), sent as a request is: a slot, the pace, the budgets. */
-  #write(request: BoundRequest): Promise<ApiResponse> {
-    if (SAFE_METHODS.has(request.method)) return Promise.reject(new Error(`${request.method} is not a write: it is sent with request()`));
-    const attempt: Attempt = { method: request.method, url: this.url(request.path, request.query), headers: request.headers, body: request.body, prefixOverCap: false, write: true };
-    try {
-      this.refuseOverride(attempt, request.path);
-    } catch (error) {
-      return Promise.reject(error);
+  /** A read as attempts() takes it, refused first when it is no read or asks for another method. */
+  private readAttempt(method: string, path: string, opts: RequestOptions, priority: boolean): Attempt {
+    if (!SAFE_METHODS.has(method)) {
+      throw new Error(`${method} ${path.slice(0, 80)} refused before it was sent: a write goes out only through the ownership ledger's door (client/door.ts), which journals a create and proves a widget the suite's own first`);
     }
+    const attempt: Attempt = { method, url: this.url(path, opts.query), headers: opts.headers, body: undefined, prefixOverCap: opts.prefixOverCap === true, write: false, priority };
+    this.refuseOverride(attempt, path);
+    return attempt;
+  }
+
+  /** A write as attempts() takes it, refused first when it is a read or asks for another method. */
+  private writeAttempt(request: BoundRequest, priority: boolean): Attempt {
+    if (SAFE_METHODS.has(request.method)) throw new Error(`${request.method} is not a write: it is sent with request()`);
+    const attempt: Attempt = { method: request.method, url: this.url(request.path, request.query), headers: request.headers, body: request.body, prefixOverCap: false, write: true, priority };
+    this.refuseOverride(attempt, request.path);
+    return attempt;
+  }
+
+  /** The door's write (see Writer), sent as a request is: a slot, the pace, the budgets. */
+  async #write(request: BoundRequest): Promise<ApiResponse> {
+    const attempt = this.writeAttempt(request, false);
     return this.limiter.run(() => this.attempts(attempt));
+  }
+
+  /**
+   * One slot held for `run`, whose requests go through the lane: none waits for a slot again,
+   * and each goes first in the pace, so a proven write follows its proof's answer at once.
+   */
+  #inLane<T>(run: (lane: Lane) => Promise<T>): Promise<T> {
+    return this.limiter.run(() => {
+      const lane: Lane = Object.freeze({
+        request: async (method: string, path: string, opts: RequestOptions = {}) => this.attempts(this.readAttempt(method, path, opts, true)),
+        write: async (request: BoundRequest) => this.attempts(this.writeAttempt(request, true)),
+      });
+      return run(lane);
+    });
   }
 
   /**
@@ -331,7 +372,7 @@ export class HttpClient {
       // Not sent when the pace would hold it past the run's deadline, or the target was given up meanwhile: once() says why.
       const { deadline } = this.options;
       const until = deadline === undefined ? undefined : performance.now() + (deadline - Date.now());
-      if (!(await this.pacer.acquire(until))) {
+      if (!(await this.pacer.acquire(until, attempt.priority === true))) {
         const shownUrl = this.redactor.url(url, this.options.baseUrl);
         throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`, false);
       }

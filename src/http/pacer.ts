@@ -76,6 +76,10 @@ export class Pacer {
   private stopped = false;
   private wake!: () => void;
   private readonly woken = new Promise<void>((resolve) => (this.wake = resolve));
+  /** Requests waiting with priority (a proven write and its proof): every other waits until none is left. */
+  private priorityWaiting = 0;
+  /** Resolved when the last priority waiter is served. */
+  private priorityServed: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
 
   constructor(options: PacerOptions = {}) {
     this.now = options.now ?? (() => performance.now());
@@ -102,11 +106,36 @@ export class Pacer {
   /**
    * Waits until a request may be sent: no pause is running and the bucket has a token. False,
    * at once, when that moment is past `until` (a now() value: the run's deadline) or once
-   * stop() was called: the caller then does not send.
+   * stop() was called: the caller then does not send. A `priority` request (a proven write, its
+   * proof) takes the next token before any other waiting request.
    */
-  async acquire(until = Number.POSITIVE_INFINITY): Promise<boolean> {
+  async acquire(until = Number.POSITIVE_INFINITY, priority = false): Promise<boolean> {
+    if (!priority) return this.take(until, false);
+    this.priorityWaiting += 1;
+    try {
+      return await this.take(until, true);
+    } finally {
+      this.priorityWaiting -= 1;
+      if (this.priorityWaiting === 0) {
+        this.priorityServed?.resolve();
+        this.priorityServed = undefined;
+      }
+    }
+  }
+
+  private async take(until: number, priority: boolean): Promise<boolean> {
     for (;;) {
       if (this.stopped) return false;
+      if (!priority && this.priorityWaiting > 0) {
+        // A proven write is waiting: it goes first, whatever this request waited for.
+        if (!this.priorityServed) {
+          let resolve!: () => void;
+          const promise = new Promise<void>((r) => (resolve = r));
+          this.priorityServed = { promise, resolve };
+        }
+        await Promise.race([this.priorityServed.promise, this.woken]);
+        continue;
+      }
       const now = this.now();
       const at = Math.max(this.pausedUntil, this.nextSendAt);
       if (at <= now) {

@@ -35,6 +35,8 @@ export interface Schedule {
   readonly delete: ReadonlyArray<(typeof DELETE_LIES)[number]>;
   /** Before each request, in turn (none: no race). */
   readonly race?: ReadonlyArray<(typeof RACES)[number]>;
+  /** Right after each answer is sent, in turn: another client acts the moment the suite has read an answer (none: no race). */
+  readonly afterAnswer?: ReadonlyArray<(typeof RACES)[number]>;
   readonly router?: (typeof ROUTERS)[number];
 }
 
@@ -53,6 +55,15 @@ const answerLies = {
 /** Schedules of lies in the answers only (the whole-CLI runs of test/e2e/data-safety.test.ts sample these by seed). */
 export const schedules: fc.Arbitrary<Schedule> = fc.record(answerLies);
 
+/**
+ * Races that strike once every n answers (20 to 80): rare enough that the suite's widgets live
+ * until the cleanup, whose deletes then run beside other requests, where a write that waited in
+ * line behind them would leave its proven id to the race.
+ */
+export const sparseRaces: fc.Arbitrary<Array<(typeof RACES)[number]>> = fc
+  .tuple(fc.integer({ min: 20, max: 80 }), fc.constantFrom(...RACES.slice(1)))
+  .map(([n, race]) => [...Array<(typeof RACES)[number]>(n).fill('none'), race]);
+
 /** Schedules that attack the doors too: races, routers, lookalike and dot-segment ids, a hidden inventory. */
 export const doorSchedules: fc.Arbitrary<Schedule> = fc.record({
   ...answerLies,
@@ -60,6 +71,7 @@ export const doorSchedules: fc.Arbitrary<Schedule> = fc.record({
   list: lies(LIST_LIES),
   delete: lies(DELETE_LIES),
   race: lies(RACES),
+  afterAnswer: fc.oneof(lies(RACES), sparseRaces),
   router: fc.constantFrom(...ROUTERS),
 });
 
@@ -72,8 +84,12 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Requests of others that may arrive between the suite's retrieve of an id and its DELETE of it (the suite deletes 8 ids side by side). */
-const WINDOW_REQUESTS = 24;
+/**
+ * Requests of others that may arrive between the suite's retrieve of an id and its DELETE of it:
+ * what the client's other slots send in one round trip (a proven write leaves on its proof's
+ * slot, first in the pace: docs/data-safety.md), two each at most. The whole CLI may use up to 8 slots.
+ */
+const WINDOW_REQUESTS = 14;
 
 /** The ids a lookalike create answers for a pre-existing id: each reaches it through some router that folds ids. */
 const LOOKALIKES = [(id: string) => id.toUpperCase(), (id: string) => `${id}/`, (id: string) => `${id} `, (id: string) => id.replace(/\d+/, (d) => `0${d}`)];
@@ -127,21 +143,28 @@ export class Adversary {
     if (w.created_at !== answered.created_at || nameDiffers) this.shownOther.add(key);
   }
   private next = 1;
-  private readonly cursor = { create: 0, retrieve: 0, list: 0, delete: 0, race: 0 };
+  private readonly cursor = { create: 0, retrieve: 0, list: 0, delete: 0, race: 0, afterAnswer: 0 };
   /** Requests received so far. */
   private requests = 0;
   /** "<account> <id>" → the request count at its latest retrieve, until the next request for it. */
   private readonly windows = new Map<string, number>();
 
-  /** True while the id is between a retrieve and the next request for it (see WINDOW_REQUESTS). */
+  /** True while the id is between a retrieve and the next request for it (see WINDOW_REQUESTS, or the window given). */
   private inWindow(account: string, id: string): boolean {
     const at = this.windows.get(`${account} ${id}`);
-    return at !== undefined && this.requests - at <= WINDOW_REQUESTS;
+    return at !== undefined && this.requests - at <= this.window;
   }
   /** The last marker a create carried: what a lying server copies onto the user's widgets. */
   private marker = 'wcs-aaaaaaaaaaaaaa';
 
-  constructor(readonly schedule: Schedule) {
+  /**
+   * @param window requests of others that may arrive between a proof and its write: the
+   *   client's slots less one (WINDOW_REQUESTS for the whole CLI); no race takes the proven id then
+   */
+  constructor(
+    readonly schedule: Schedule,
+    private readonly window = WINDOW_REQUESTS,
+  ) {
     for (const [account, n] of Object.entries(schedule.preExisting)) {
       for (let i = 0; i < n; i += 1) {
         const w = this.store(account, { name: `user widget ${i}`, ...(i % 2 ? { description: 'kept' } : {}) });
@@ -150,7 +173,7 @@ export class Adversary {
     }
   }
 
-  private lie<K extends Exclude<keyof typeof this.cursor, 'race'>>(op: K): Schedule[K][number] {
+  private lie<K extends Exclude<keyof typeof this.cursor, 'race' | 'afterAnswer'>>(op: K): Schedule[K][number] {
     const list = this.schedule[op];
     return list[this.cursor[op]++ % list.length]!;
   }
@@ -174,11 +197,11 @@ export class Adversary {
     this.foreign.push({ ...w, account });
   }
 
-  /** Another client acts between two requests, as the schedule says. */
-  private race(): void {
-    const list = this.schedule.race ?? ['none'];
-    const race = list[this.cursor.race++ % list.length]!;
-    const account = this.cursor.race % 2 ? 'primary' : 'second';
+  /** Another client acts between two requests (`race`) or right after an answer (`afterAnswer`), as the schedule says. */
+  private race(when: 'race' | 'afterAnswer' = 'race'): void {
+    const list = this.schedule[when] ?? ['none'];
+    const race = list[this.cursor[when]++ % list.length]!;
+    const account = this.cursor[when] % 2 ? 'primary' : 'second';
     const own = this.own(account).find((w) => !this.inWindow(account, w.id));
     if (race === 'other-client-creates') this.foreignWidget(account, 'another client\'s widget');
     if (race === 'other-client-copies-name' && own) this.foreignWidget(account, own.name);
@@ -220,6 +243,8 @@ export class Adversary {
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
+    // The moment an answer is written, another client may act (the suite reads the answer a round trip later at the earliest).
+    res.on('finish', () => this.race('afterAnswer'));
     const json = (status: number, body?: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? '' : JSON.stringify(body));
     const account = ADVERSARY_TOKENS[(req.headers.authorization ?? '').replace(/^Bearer /, '') as keyof typeof ADVERSARY_TOKENS];
     if (!account) return json(401, { code: 'unauthorized', message: 'no' });

@@ -6,6 +6,9 @@
  *   it ever made of it there (as the removed WidgetApi.shows() answered from the ledger's earlier proof), so a DELETE
  *   sent again after one that failed rests on an old proof, and an id given meanwhile to another
  *   client's widget is deleted.
+ * - Without the lane: the proof's retrieve and the write each wait for a slot like any request
+ *   (as before issue 35), so a server that gives an id to another client's widget the moment it
+ *   has answered anything finds the proven id free for longer than the other slots' requests.
  * - Without the id check: every non-empty id is a safe segment and ids are compared exactly, so
  *   `%2e%2e` on a router that decodes twice empties the account, and a lookalike id on a DELETE
  *   route that folds ids deletes the user's widget.
@@ -13,14 +16,16 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApiResponse } from '../../../src/http/client.ts';
+import type * as Client from '../../../src/http/client.ts';
+import type { ApiResponse, HttpClient, Lane } from '../../../src/http/client.ts';
 import type * as Door from '../../../src/client/door.ts';
 import type * as SafeIds from '../../../src/client/safe-ids.ts';
-import type { Schedule } from '../../servers/adversary.ts';
+import { sparseRaces, type Schedule } from '../../servers/adversary.ts';
 import type * as Run from '../support/adversary-run.ts';
 
 afterEach(() => {
   vi.doUnmock('../../../src/client/door.ts');
+  vi.doUnmock('../../../src/http/client.ts');
   vi.doUnmock('../../../src/client/safe-ids.ts');
   vi.resetModules();
 });
@@ -63,17 +68,46 @@ describe('the property fails when a part of the door is taken out', () => {
           actual.openDoor(http, ownership, settings, {
             names: () => accounts.names(),
             credential: (account) => accounts.credential(account),
-            retrieve: (account, id) => {
+            retrieve: (account, id, via) => {
               let proofs = first.get(ownership);
               if (!proofs) first.set(ownership, (proofs = new Map()));
               const key = `${account} ${id}`;
-              if (!proofs.has(key)) proofs.set(key, accounts.retrieve(account, id));
+              if (!proofs.has(key)) proofs.set(key, accounts.retrieve(account, id, via));
               return proofs.get(key)!;
             },
           }),
       };
     });
     expect(await counterexample(racing, 40)).toBeDefined();
+  }, 120_000);
+
+  it('CRUD-4 without the write leaving on its proof\'s slot, a server that gives ids away after any answer gets another client\'s widget deleted', async () => {
+    const afterAnswers: fc.Arbitrary<Schedule> = fc.record({
+      preExisting: fc.constant({ primary: 2, second: 1 }),
+      create: fc.constant(['honest'] as Schedule['create']),
+      retrieve: fc.constant(['honest'] as Schedule['retrieve']),
+      list: fc.constant(['honest'] as Schedule['list']),
+      delete: fc.constant(['honest'] as Schedule['delete']),
+      race: fc.constant(['none'] as Schedule['race'] & string[]),
+      // Another client acts right after the nth answer (every 20 to 80): rare enough that the
+      // suite's widgets live until the cleanup, when only a retrieve made after it tells them apart.
+      afterAnswer: sparseRaces,
+      router: fc.constant('exact' as const),
+    });
+    expect(await counterexample(afterAnswers, 12)).toBeUndefined();
+    vi.doMock('../../../src/http/client.ts', async (importActual) => {
+      const actual = await importActual<typeof Client>();
+      return {
+        ...actual,
+        // The proof and the write queued apart, each behind every request waiting for a slot.
+        takeWriter: (http: HttpClient) => {
+          const writer = actual.takeWriter(http);
+          const queued: Lane = { request: (method, path, opts) => http.request(method, path, opts), write: (request) => writer.send(request) };
+          return { send: writer.send, inLane: <T>(run: (lane: Lane) => Promise<T>) => run(queued) };
+        },
+      };
+    });
+    expect(await counterexample(afterAnswers, 40)).toBeDefined();
   }, 120_000);
 
   it('CRUD-3 without the id check, a generated server gets the user\'s widgets deleted through its router', async () => {

@@ -75,6 +75,11 @@ describe('generated adversaries that lie about identity and ownership', () => {
           // DELETE of a widget every retrieve proved the suite's reached another (what no client can
           // detect; the adversary does not count it, and must still count seed 986196130's).
           [{ preExisting: { primary: 1, second: 1 }, create: ['id-of-own-earlier', 'honest', 'honest', 'answer-lost', 'answer-lost', 'no-id'], retrieve: ['show-own-widget-at-any-id'], list: ['add-marker'], delete: ['fail', 'honest', 'honest', 'fail'], race: ['none', 'reassign-own-id', 'none'], router: 'exact' }, false],
+          // Seed 1096389437 (issue 35): another client given a proven id in the round trip between
+          // its proof and its DELETE, beside lists of other tests. The write leaves on the proof's
+          // slot, first in the pace; in that round trip another slot can send the request it had
+          // in flight and one more, so the adversary's window is two requests per other slot.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['answer-lost', 'honest'], retrieve: ['honest', 'add-marker', 'add-marker', 'honest', 'add-marker', 'add-marker', 'add-marker'], list: ['honest'], delete: ['reassign-and-drop'], race: ['none', 'reassign-own-id', 'reassign-own-id', 'other-client-creates', 'none', 'other-client-creates', 'none', 'none'], afterAnswer: [...Array<'none'>(20).fill('none'), 'reassign-own-id'], router: 'exact' }, false],
         ],
       },
     );

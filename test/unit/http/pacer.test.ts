@@ -191,3 +191,36 @@ describe('Pacer: the shared token bucket', () => {
     );
   });
 });
+
+describe('Pacer: a proven write goes first', () => {
+  /** A pacer whose sleeps end only when the test moves its clock past them. */
+  function manual(maxRate: number): { pacer: Pacer; tick: (ms: number) => Promise<void> } {
+    const clock = { now: 0 };
+    const timers: Array<{ at: number; wake: () => void }> = [];
+    const pacer = new Pacer({ maxRate, now: () => clock.now, sleep: (ms) => new Promise<void>((wake) => void timers.push({ at: clock.now + ms, wake })) });
+    const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    return {
+      pacer,
+      tick: async (ms) => {
+        clock.now += ms;
+        const due = timers.filter((t) => t.at <= clock.now);
+        for (const t of due) timers.splice(timers.indexOf(t), 1);
+        for (const t of due) t.wake();
+        await settle();
+      },
+    };
+  }
+
+  it('a priority request waiting for the next token takes it before every ordinary request that waited longer', async () => {
+    const { pacer, tick } = manual(10);
+    const granted: string[] = [];
+    const take = (name: string, priority = false): Promise<void> => pacer.acquire(Number.POSITIVE_INFINITY, priority).then(() => void granted.push(name));
+    await take('first');
+    const waiting = [take('list 1'), take('list 2'), take('list 3')];
+    await tick(0);
+    const write = take('proven write', true);
+    for (let i = 0; i < 6; i += 1) await tick(100);
+    await Promise.all([...waiting, write]);
+    expect(granted).toEqual(['first', 'proven write', 'list 1', 'list 2', 'list 3']);
+  });
+});

@@ -21,11 +21,19 @@ import { HttpClient } from '../../../src/http/client.ts';
 import { Adversary, type Schedule } from '../../servers/adversary.ts';
 
 const TOKENS = ['adv-token-alice', 'adv-token-bob'] as const;
+/** Slots of each client of the run. */
+const SLOTS = 4;
+/**
+ * What can arrive between a proof and its write, which leaves on the proof's slot as soon as its
+ * answer is read (docs/data-safety.md): from each other slot, the request it had in flight, and
+ * at most one more if that one's answer was read in the same turn of the event loop as the proof's.
+ */
+export const ROUND_TRIP_REQUESTS = 2 * (SLOTS - 1);
 /** Creates per account in one generated run. */
 const CREATES = 4;
 
 function client(baseUrl: string): HttpClient {
-  return new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: 4, maxRetries: 0, maxRetryWaitMs: 0, secrets: [...TOKENS] });
+  return new HttpClient({ baseUrl, timeoutMs: 5_000, concurrency: SLOTS, maxRetries: 0, maxRetryWaitMs: 0, secrets: [...TOKENS] });
 }
 
 function accounts(http: HttpClient, ownership: Ownership): WidgetApi[] {
@@ -42,9 +50,25 @@ async function tolerant<T>(step: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
+/** Runs `step` while each account keeps SLOTS * 2 lists queued (none when `apis` is empty). */
+async function withListsQueued(apis: readonly WidgetApi[], step: () => Promise<void>): Promise<void> {
+  let running = true;
+  const lister = async (api: WidgetApi): Promise<void> => {
+    while (running) await tolerant(() => api.list({ limit: 3 }));
+  };
+  const listers = apis.flatMap((api) => Array.from({ length: 2 * SLOTS }, () => lister(api)));
+  try {
+    await step();
+  } finally {
+    running = false;
+    await Promise.all(listers);
+  }
+}
+
 /** One run against one generated adversary; returns what the property needs. */
 export async function oneRun(schedule: Schedule, interrupted: boolean): Promise<{ adversary: Adversary; reported: string; verified: boolean; cleanedUp: boolean }> {
-  const adversary = new Adversary(schedule);
+  // No race takes a proven id while the requests the client's other slots send in one round trip arrive.
+  const adversary = new Adversary(schedule, ROUND_TRIP_REQUESTS);
   const server = await adversary.start();
   const dir = mkdtempSync(join(tmpdir(), 'adversary-'));
   const file = join(dir, 'widget-journal.jsonl');
@@ -70,7 +94,10 @@ export async function oneRun(schedule: Schedule, interrupted: boolean): Promise<
         if (i % 2 === 0) await tolerant(() => api.remove(id));
       }
     }
-    await deleteAllHeld(apis);
+    // The per-file cleanup; against a server that acts after answers, with lists of other tests
+    // queued beside it (more than the slots), as in a run, so a write that waited in line would
+    // leave its proven id free for longer than the other slots' requests.
+    await withListsQueued(schedule.afterAnswer === undefined ? [] : apis, () => deleteAllHeld(apis));
     // The runner's final cleanup, from the journal alone (and the held ids, as the workers leave them).
     const outcome = await finalCleanup(accounts(http[2]!, new Ownership(isOurs, new Journal(file))), worker.outstanding(), {
       maxPages: 20,
