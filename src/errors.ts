@@ -126,18 +126,36 @@ export class UnsafeIdError extends SuiteError {
   }
 }
 
+/** Why the delete rule (client/ledger.ts) did not send a write, as a type: code decides on this, never on the words of the reason. */
+export type Refusal =
+  | 'pre-existing'
+  | 'lost-write'
+  | 'lookalike'
+  | 'collided'
+  | 'contradicted'
+  | 'second-delete'
+  | 'refused-elsewhere'
+  | 'not-ours'
+  | 'unmarked'
+  | 'absent'
+  | 'withheld'
+  | 'unknown'
+  | 'another'
+  /** The write carries a credential that is no account's own, and an account shows a widget at the id the rule does not prove the suite's: nothing about the widget, only that the write cannot be sent safely on this server. */
+  | 'credential';
+
 /** A delete the suite refused to send: the server never showed the widget to be the suite's own. */
 export class UnprovenDeleteError extends SuiteError {
   constructor(
     message: string,
     /** Why, without the request: for the cleanup report. */
     readonly reason: string,
+    /** Why, as a type (client/ledger.ts deleteVerdict). */
+    readonly why: Refusal,
     /** The rule the server broke that made the widget unprovable (CRUD-3, CRUD-4), when one did. */
     readonly broken?: string,
     /** The id and account of the delete not sent: a check asks the owner's retrieve again (harness/prerequisites.ts unprovenBecauseLost). */
     readonly at?: { readonly id: string; readonly account: string },
-    /** `credential`: not sent because its credential could reach another account's widget: nothing about the widget (client/ledger.ts DeleteVerdict). */
-    readonly kind?: 'credential',
   ) {
     super(message, 'ERR_UNPROVEN_DELETE');
   }

@@ -9,6 +9,7 @@
 import { CollectionWriteRefused, RateLimitError, TokenRejectedError, TransportError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { idText } from '../schema.ts';
 import type { ApiResponse, HttpClient, Reader } from '../http/client.ts';
+import { isGone } from './ledger.ts';
 import type { Ownership } from './ownership.ts';
 import { unsafeSegment } from './safe-ids.ts';
 import type { CreateTicket, Credential, Door, WidgetWrite } from './door.ts';
@@ -41,7 +42,6 @@ export function idOf(body: unknown): string | undefined {
 }
 
 const is2xx = (status: number): boolean => status >= 200 && status < 300;
-const is4xx = (status: number): boolean => status >= 400 && status < 500;
 
 /** One account's view of the service. */
 export class WidgetApi {
@@ -158,9 +158,9 @@ export class WidgetApi {
     if (id !== undefined) {
       const before = this.ownership.get(this.account, id);
       if (before) this.repeats.set(res, before.deleted ? 'reused' : 'collided');
-      this.ownership.claim(this.account, id, key, res.json).answeredUnmarked = !this.ownership.isOurs(res.json);
+      this.ownership.claim(this.account, id, key, res.json);
       const unsafe = unsafeSegment(id);
-      if (unsafe) this.ownership.failed(this.account, id, `never sent in a path: ${unsafe}`);
+      if (unsafe) this.ownership.unsendable(this.account, id, unsafe);
     } else if (!is2xx(res.status) && key !== undefined) {
       this.ownership.refused(this.account, key, res.status);
     }
@@ -179,7 +179,7 @@ export class WidgetApi {
     this.observe('retrieve', situation, res, { id });
     if (!auth) {
       if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
-      else if (is4xx(res.status)) this.ownership.sawAbsent(this.account, id);
+      else if (isGone(res.status)) this.ownership.sawAbsent(this.account, id);
     }
     return res;
   }
@@ -297,8 +297,8 @@ export class WidgetApi {
   private async provenWrite(w: WidgetWrite): Promise<ApiResponse> {
     const outcome = await this.#door.write(w);
     if ('response' in outcome) return outcome.response;
-    const { reason, broken, kind } = outcome.refused;
-    throw new UnprovenDeleteError(`${w.method} /widgets/${JSON.stringify(w.id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, broken, { id: w.id, account: this.account }, kind);
+    const { reason, why, broken } = outcome.refused;
+    throw new UnprovenDeleteError(`${w.method} /widgets/${JSON.stringify(w.id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, why, broken, { id: w.id, account: this.account });
   }
 
   /**

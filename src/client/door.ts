@@ -22,10 +22,9 @@
  * opens a door.
  */
 import { TransportError } from '../errors.ts';
-import { idText } from '../schema.ts';
-import { takeWriter, type ApiResponse, type BoundRequest, type HttpClient, type Lane, type Reader, type Writer } from '../http/client.ts';
-import { deleteVerdict, type DeleteFacts, type DeleteVerdict, type RetrieveShows, type SecondDeleteFacts } from './ledger.ts';
-import { showsAsAnswered, type Ownership } from './ownership.ts';
+import { takeWriter, type ApiResponse, type BoundRequest, type HttpClient, type Reader, type Writer } from '../http/client.ts';
+import { secondDeleteBefore, shownAt, writeVerdict, type DeleteVerdict, type Proof } from './ledger.ts';
+import type { Ownership } from './ownership.ts';
 
 /** The credentials a request carries: an Authorization value (null: none), and query parameters such as access_token. */
 export interface Credential {
@@ -187,10 +186,12 @@ class LedgerDoor implements Door {
     const ownership = this.#ownership;
     // The id's turn first (no slot held while waiting for it), then one slot for the proof and the write.
     return this.#inTurn(w.id, () => this.#writer.inLane(async (lane) => {
-      const lost = ownership.lostWrite(w.id);
-      if (lost !== undefined) return { refused: deleteVerdict(ledgerFacts(ownership, w.account, w.id, 'unknown')) as Extract<DeleteVerdict, { send: false }> };
       const owner = w.credential === undefined ? w.account : this.#ownerOf(w.credential);
-      const verdict = w.again === true ? await this.#secondDelete(lane, w.account, w.id) : owner === undefined ? await this.#provenEverywhere(lane, w.id, w.account) : await this.#provenIn(lane, owner, w.id);
+      const proof: Proof = w.again === true ? { kind: 'second-delete', account: w.account, quiet: true } : owner === undefined ? { kind: 'any-account', last: w.account } : { kind: 'own', account: owner };
+      const verdict = await writeVerdict(ownership, w.id, proof, {
+        accounts: this.#accounts.names(),
+        shows: async (account) => shownAt(ownership, account, w.id, await this.#accounts.retrieve(account, w.id, lane)),
+      });
       if (!verdict.send) return { refused: verdict };
       // The credential the proof covers: the owner's own as it stands after its retrieve (a renewed token included).
       const credential = w.credential ?? { authorization: this.#accounts.credential(w.account) };
@@ -214,73 +215,13 @@ class LedgerDoor implements Door {
   }
 
   secondDeleteBefore(account: string, id: string, quiet: boolean): DeleteVerdict {
-    return deleteVerdict({ ...ledgerFacts(this.#ownership, account, id, 'absent'), again: secondDeleteFacts(this.#ownership, account, id, quiet) });
+    return secondDeleteBefore(this.#ownership, account, id, quiet);
   }
 
   /** The account whose own credential this is (the exact Authorization value it sends, no query credential), if any. */
   #ownerOf(credential: Credential): string | undefined {
     if (credential.query !== undefined && Object.keys(credential.query).length > 0) return undefined;
     return this.#accounts.names().find((name) => this.#accounts.credential(name) === credential.authorization);
-  }
-
-  /** What a fresh retrieve with the account's own token shows at the id. */
-  async #shows(lane: Lane, account: string, id: string, strictAbsent = false): Promise<RetrieveShows> {
-    return retrieveShows(this.#ownership, account, id, await this.#accounts.retrieve(account, id, lane), strictAbsent);
-  }
-
-  /** The delete rule on a fresh retrieve in the account alone (as the account whose create answered the id). */
-  async #verdictIn(lane: Lane, account: string, id: string): Promise<DeleteVerdict> {
-    return deleteVerdict(ledgerFacts(this.#ownership, account, id, await this.#shows(lane, account, id)));
-  }
-
-  /**
-   * The proof for a write with the account's own credential: its own fresh retrieve and the
-   * ledger's facts; when it shows nothing at the id (or the marked widget of an id another
-   * account's create answered, on a server that ignores accounts on retrieve), the proof of the
-   * account whose create answered it, or the id being one the suite made up.
-   */
-  async #provenIn(lane: Lane, account: string, id: string): Promise<DeleteVerdict> {
-    const ownership = this.#ownership;
-    const shows = await this.#shows(lane, account, id);
-    const base = ledgerFacts(ownership, account, id, shows);
-    const otherAccounts = shows === 'absent' || (shows === 'marked' && !base.journalled);
-    if (!otherAccounts || base.preExisting || base.contradiction !== undefined) return deleteVerdict(base);
-    let elsewhere = shows === 'absent' && ownership.isMadeUp(id);
-    let refusedElsewhere: { account: string; reason: string } | undefined;
-    for (const claimant of ownership.claimants(id)) {
-      if (elsewhere || claimant === account) continue;
-      const there = await this.#verdictIn(lane, claimant, id);
-      elsewhere = there.send;
-      if (!there.send) refusedElsewhere ??= { account: claimant, reason: there.reason };
-    }
-    return deleteVerdict({ ...base, absentHereProvenElsewhere: elsewhere, ...(!elsewhere && refusedElsewhere ? { refusedElsewhere } : {}) });
-  }
-
-  /**
-   * The proof for a write with a credential that is no account's own (none, garbage, another
-   * scheme, a token changed by a character): the server may take it for any account, so every
-   * account the run holds must show, on a fresh retrieve, nothing at the id or the suite's own
-   * widget as the delete rule proves it. The write's own account is asked last, just before it.
-   */
-  async #provenEverywhere(lane: Lane, id: string, last: string): Promise<DeleteVerdict> {
-    const names = [...this.#accounts.names()].sort((a, b) => Number(a === last) - Number(b === last));
-    for (const account of names) {
-      const shows = await this.#shows(lane, account, id);
-      if (shows === 'absent') continue;
-      const verdict = deleteVerdict(ledgerFacts(this.#ownership, account, id, shows));
-      if (verdict.send) continue;
-      // In the write's own account the rule speaks of the widget itself (a rule the server broke
-      // included); in another it says only that the credential could reach a widget there.
-      if (account === last) return verdict;
-      return { send: false, kind: 'credential', reason: `the write carries a credential that is no account's own (none, another scheme, a changed token), which the server may take for any account, and in the ${account} account: ${verdict.reason}` };
-    }
-    return { send: true };
-  }
-
-  /** The second delete's exception: the ledger's facts again, a retrieve (only 404 or 410 is nothing there), the rule. */
-  async #secondDelete(lane: Lane, account: string, id: string): Promise<DeleteVerdict> {
-    const shows = await this.#shows(lane, account, id, true);
-    return deleteVerdict({ ...ledgerFacts(this.#ownership, account, id, shows), again: secondDeleteFacts(this.#ownership, account, id, true) });
   }
 
   async #inTurn<T>(id: string, run: () => Promise<T>): Promise<T> {
@@ -294,50 +235,4 @@ class LedgerDoor implements Door {
       if (this.#turns.get(id) === settled) this.#turns.delete(id);
     }
   }
-}
-
-/**
- * What a retrieve with the account's own token shows at the id: `marked` only for the widget the
- * create answered: this run's marker, the same id, and (where the create's answer had them) the
- * same created_at instant and the same name, read case- and NFKC-insensitively. A conformant
- * server always shows these as the create answered them (created_at is read-only, the name is
- * stored as sent); a widget of another client's, or another of the run's, at the id does not.
- */
-export function retrieveShows(ownership: Ownership, account: string, id: string, res: ApiResponse, strictAbsent = false): RetrieveShows {
-  // The second delete takes only 404 or 410 for "nothing there" (ledger.ts secondDeleteVerdict).
-  if (strictAbsent ? res.status === 404 || res.status === 410 : res.status >= 400 && res.status < 500) return 'absent';
-  if (res.status < 200 || res.status >= 300 || idText((res.json as { id?: unknown } | undefined)?.id) !== id) return 'unknown';
-  if (!ownership.isOurs(res.json)) return 'unmarked';
-  const created = ownership.answered(account, id);
-  if (created === undefined) return 'marked';
-  return showsAsAnswered(created, res.json) ? 'marked' : 'another';
-}
-
-/** The facts the ledger itself holds about an id, with what a retrieve showed. */
-export function ledgerFacts(ownership: Ownership, account: string, id: string, retrieve: RetrieveShows): DeleteFacts {
-  const lost = ownership.lostWrite(id);
-  const lookalike = ownership.lookalike(account, id);
-  return {
-    journalled: ownership.journalled(account, id),
-    preExisting: ownership.preExisting(account, id),
-    contradiction: ownership.contradiction(account, id),
-    retrieve,
-    createdUnmarked: ownership.get(account, id)?.answeredUnmarked === true,
-    ...(ownership.get(account, id)?.collided === true ? { collided: true } : {}),
-    absentHereProvenElsewhere: false,
-    ...(lost === undefined ? {} : { lostWrite: lost }),
-    ...(lookalike === undefined ? {} : { lookalike }),
-    ...(ownership.sweepCandidates ? { sweep: { listedOnlyMarked: ownership.sweepCandidates.get(account)?.has(id) ?? false } } : {}),
-  };
-}
-
-/** The second delete's facts from the ledger (WidgetApi.removeAgain): `quiet` is the caller's window. */
-function secondDeleteFacts(ownership: Ownership, account: string, id: string, quiet: boolean): SecondDeleteFacts {
-  const claim = ownership.get(account, id);
-  return {
-    deletedOnce: claim?.deleted === true && claim.creates === 1,
-    heldNothingBefore: ownership.heldNothingBefore(account),
-    idsUnreliable: ownership.reissued || ownership.repeated || ownership.anyContradiction(account),
-    quiet,
-  };
 }

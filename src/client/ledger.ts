@@ -1,5 +1,10 @@
 /**
- * The run's ownership journal and the one rule every DELETE obeys.
+ * The run's ownership journal and the one rule every write to a widget obeys: the delete
+ * decision, in one module. Its facts are built here alone (factsOf), what a retrieve shows is
+ * read here alone (shownAt), "gone" and "absent" mean one thing here and everywhere (isGone:
+ * 404 or 410), every refusal names its reason by a type (Refusal), and the write as a whole (the
+ * accounts its credential must be proven in) is decided here too (writeVerdict); the door only
+ * sends. test/unit/client/ledger.test.ts decides every combination of every fact (DELETE_FACTS).
  *
  * Whatever the server says about which widget is the suite's (a create answer, a list entry, a
  * retrieve, a marker) it may say falsely. Only facts the suite holds itself decide a delete:
@@ -15,11 +20,49 @@
  */
 export { JOURNAL_PREFIX, MAX_JOURNAL_BYTES, Journal, journalFacts, parseJournal, parseJournalText, readJournal, readJournalFile, targetOf, JournalFileError } from './journal.ts';
 export type { JournalEntry, JournalFacts, LostCreate, TornLine } from './journal.ts';
+import type { ApiResponse } from '../http/client.ts';
+import type { Refusal } from '../errors.ts';
+import { idText } from '../schema.ts';
+import { showsAsAnswered, type Ownership } from './ownership.ts';
 
-/** What a retrieve with the deleting account's own token showed at the id, just before the delete. */
-export type RetrieveShows = 'marked' | 'unmarked' | 'absent' | 'unknown'
+/** The one meaning of "gone" and "absent": a retrieve answered 404 or 410. A 401 or 403 says the token is not the account's; anything else proves nothing. */
+export const isGone = (status: number): boolean => status === 404 || status === 410;
+
+/** What a fresh retrieve with an account's own token showed at the id. */
+export type RetrieveShows =
+  /** The widget its create answered: this run's marker, the same id, created_at and name (see shownAt). */
+  | 'marked'
   /** This run's marker at the id, but not the widget the create answered (another created_at or name): another of the run's widgets, or one given the id since. */
-  | 'another';
+  | 'another'
+  /** A widget without the run's marker at the id. */
+  | 'unmarked'
+  /** 404 or 410: nothing at the id in this account's view (isGone). */
+  | 'absent'
+  /** Another 4xx (400 for an id the server did not issue to this account, 403): no widget shown, nothing said of one. */
+  | 'withheld'
+  /** Anything else: a 5xx, a 2xx with another id or no widget, a redirect. */
+  | 'unknown';
+
+/**
+ * What a retrieve with the account's own token shows at the id: `marked` only for the widget the
+ * create answered: this run's marker, the same id, and (where the create's answer or a later
+ * retrieve showed them) the same created_at instant and the same name, read case- and
+ * NFKC-insensitively. A conformant server always shows these as the create answered them
+ * (created_at is read-only, the name is stored as sent); a widget of another client's, or another
+ * of the run's, at the id does not.
+ */
+export function shownAt(ownership: Ownership, account: string, id: string, res: ApiResponse): RetrieveShows {
+  if (isGone(res.status)) return 'absent';
+  if (res.status >= 400 && res.status < 500) return 'withheld';
+  if (res.status < 200 || res.status >= 300 || idText((res.json as { id?: unknown } | undefined)?.id) !== id) return 'unknown';
+  if (!ownership.isOurs(res.json)) return 'unmarked';
+  const known = ownership.answered(account, id);
+  if (known === undefined) return 'marked';
+  return showsAsAnswered(known, res.json) ? 'marked' : 'another';
+}
+
+/** A retrieve that shows no widget of this account at the id: absent, or withheld (a 4xx that is not 404 or 410). */
+const showsNothing = (shows: RetrieveShows): boolean => shows === 'absent' || shows === 'withheld';
 
 /** Everything the delete rule looks at, for one id and the account whose token would send the DELETE. */
 export interface DeleteFacts {
@@ -29,51 +72,61 @@ export interface DeleteFacts {
   readonly preExisting: boolean;
   /** Why the server contradicted itself about the id, if it did. */
   readonly contradiction: string | undefined;
-  /** What a retrieve showed at the id in this account. */
+  /** What a fresh retrieve showed at the id in this account. */
   readonly retrieve: RetrieveShows;
   /** The create that answered the id already showed the widget without the run marker. */
-  readonly createdUnmarked?: boolean;
+  readonly createdUnmarked: boolean;
   /**
    * A write to the id went out earlier in this run (or a run whose journal this is) and its
    * answer was lost: the server may have acted on it and given the id to another widget since,
    * which no later retrieve can tell from ours for sure. Nothing is sent to the id again.
    */
-  readonly lostWrite?: string;
+  readonly lostWrite: string | undefined;
   /**
    * An id the run saw in this account that is not its own and equals this one under the
    * normalisations servers apply to ids (safe-ids.ts idKey): a router that normalises ids would
    * take the write to that widget. Nothing is sent.
    */
-  readonly lookalike?: string;
+  readonly lookalike: string | undefined;
   /**
    * Two creates of this run were answered with this id while the widget the first one got there
    * was not deleted: the id names two widgets (CRUD-3), and a retrieve showing one of them proves
    * nothing about which a DELETE would reach (a server that lies about ids can show either).
    * Nothing is sent to it.
    */
-  readonly collided?: boolean;
+  readonly collided: boolean;
   /**
-   * For a delete checking that another account's widget cannot be deleted (the id absent in this
-   * account, or shown here with the marker by a server that ignores accounts on retrieve): the id
-   * is one the suite made up, or one that passes this same rule in the account whose create
-   * answered it. A DELETE that finds nothing of this account's to act on harms nothing.
+   * For a write with this account's own credential when it shows nothing at the id (or the
+   * marked widget of an id another account's create answered, on a server that ignores accounts
+   * on retrieve): the id is one the suite made up, or passes this same rule, on a fresh
+   * retrieve, in the account whose create answered it. A DELETE that finds nothing of this
+   * account's to act on harms nothing.
    */
   readonly absentHereProvenElsewhere: boolean;
   /** When not: the account whose create answered the id, and why the rule refused it there (the refusal says so, not only "no create answered"). */
-  readonly refusedElsewhere?: { readonly account: string; readonly reason: string };
+  readonly refusedElsewhere: { readonly account: string; readonly reason: string } | undefined;
   /**
    * `cleanup --sweep-markers` only, without a journal: the id was listed with a run marker of
    * this suite in this walk and never without one. Less safe than the journal (see docs/data-safety.md).
    */
-  readonly sweep?: { readonly listedOnlyMarked: boolean };
+  readonly sweep: { readonly listedOnlyMarked: boolean } | undefined;
   /**
    * Only for a second DELETE of an id this run already deleted (WidgetApi.removeAgain, the
    * profile's "second delete of the same id"): the facts of the one narrow exception to
    * "a retrieve finds nothing at this id: nothing to delete". A server may give a freed id to
    * another widget, so each must hold (see deleteVerdict and docs/data-safety.md).
    */
-  readonly again?: SecondDeleteFacts;
+  readonly again: SecondDeleteFacts | undefined;
 }
+
+/**
+ * The name of every fact, checked against DeleteFacts when the suite is compiled: a fact added
+ * to the type and not here fails `tsc`, and the truth table (ledger.test.ts) enumerates these.
+ */
+export const DELETE_FACTS = ['journalled', 'preExisting', 'contradiction', 'retrieve', 'createdUnmarked', 'lostWrite', 'lookalike', 'collided', 'absentHereProvenElsewhere', 'refusedElsewhere', 'sweep', 'again'] as const;
+type Unlisted = Exclude<keyof DeleteFacts, (typeof DELETE_FACTS)[number]>;
+/** Compiles only while DELETE_FACTS names every fact of DeleteFacts. */
+export const EVERY_FACT_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
 
 /** What a second DELETE of the same id rests on, besides the facts every delete has. */
 export interface SecondDeleteFacts {
@@ -86,6 +139,47 @@ export interface SecondDeleteFacts {
   /** No create or delete of the suite is in flight, and none starts, from the retrieve until the DELETE is answered (WalkGate.quiet). */
   readonly quiet: boolean;
 }
+
+/** What the facts of one id take besides the ledger's own: a cross-account proof's outcome, the second delete's window. */
+export interface FactsBeyondTheLedger {
+  readonly absentHereProvenElsewhere?: boolean;
+  readonly refusedElsewhere?: { readonly account: string; readonly reason: string };
+  /** The second delete of the same id, inside (or not) a window without writes of the suite. */
+  readonly secondDelete?: { readonly quiet: boolean };
+}
+
+/** The facts of an id in an account: what the ledger holds, what a retrieve showed, and what the caller proved beyond. Built here and nowhere else. */
+export function factsOf(ownership: Ownership, account: string, id: string, retrieve: RetrieveShows, beyond: FactsBeyondTheLedger = {}): DeleteFacts {
+  const claim = ownership.get(account, id);
+  const listed = ownership.listedOnlyMarked(account, id);
+  return {
+    journalled: claim !== undefined,
+    preExisting: ownership.preExisting(account, id),
+    contradiction: ownership.contradiction(account, id),
+    retrieve,
+    createdUnmarked: claim?.answeredUnmarked === true,
+    lostWrite: ownership.lostWrite(id),
+    lookalike: ownership.lookalike(account, id),
+    collided: claim?.collided === true,
+    absentHereProvenElsewhere: beyond.absentHereProvenElsewhere === true,
+    refusedElsewhere: beyond.refusedElsewhere,
+    sweep: listed === undefined ? undefined : { listedOnlyMarked: listed },
+    again: beyond.secondDelete === undefined ? undefined : {
+      deletedOnce: claim?.deleted === true && claim.creates === 1,
+      heldNothingBefore: ownership.heldNothingBefore(account),
+      idsUnreliable: ownership.reissued || ownership.repeated || ownership.anyContradiction(account),
+      quiet: beyond.secondDelete.quiet,
+    },
+  };
+}
+
+/** Whether a DELETE may be sent, and if not why (typed, and in words), with the rule the server broke to cause it (when one did). */
+export type DeleteVerdict =
+  | { readonly send: true }
+  | { readonly send: false; readonly why: Refusal; readonly reason: string; readonly broken?: string };
+
+/** A refusal. */
+const no = (why: Refusal, reason: string, broken?: string): DeleteVerdict => ({ send: false, why, reason, ...(broken === undefined ? {} : { broken }) });
 
 /**
  * The one exception for an id that shows nothing: a second DELETE of an id this run created
@@ -104,64 +198,113 @@ function secondDeleteVerdict(f: DeleteFacts, again: SecondDeleteFacts): DeleteVe
     : !again.quiet ? 'writes of the suite may be in flight, and one of them could be given the freed id'
     : f.retrieve !== 'absent' ? 'the retrieve just before did not answer 404 or 410 at the id'
     : undefined;
-  return missing === undefined ? { send: true } : { send: false, reason: missing };
+  return missing === undefined ? { send: true } : no('second-delete', missing);
 }
 
-/** Whether a DELETE may be sent, and if not why, with the rule the server broke to cause it (when one did). */
-export type DeleteVerdict =
-  | { readonly send: true }
-  | {
-      readonly send: false;
-      readonly reason: string;
-      readonly broken?: string;
-      /**
-       * `credential`: the write carries a credential that is no account's own, and an account of
-       * the run shows a widget at the id the rule does not prove the suite's: not evidence about
-       * the widget, only that the write cannot be sent safely on this server (door.ts).
-       */
-      readonly kind?: 'credential';
-    };
-
 /**
- * The one rule every DELETE obeys (tests, per-file cleanup, the final sweep, the interrupt
- * sweep, `cleanup`): sent only for an id that is in the journal, not in the inventory, free of
- * contradictions, and whose retrieve shows this run's marker; or for an id that names nothing
- * in this account and is proven the suite's in another (or made up by the suite).
+ * The one rule every write to a widget obeys (tests, per-file cleanup, the final sweep, the
+ * interrupt sweep, `cleanup`), in one account: sent only for an id that is in the journal, not
+ * in the inventory, free of contradictions, lost writes, lookalikes and collisions, and whose
+ * retrieve shows the widget its create answered; or for an id that shows nothing in this account
+ * and is proven the suite's in another (or made up by the suite).
  */
 export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
   if (f.preExisting) {
-    return {
-      send: false,
-      reason: f.journalled
-        ? 'a create of this run answered this id, but the account held a widget at it before the run\'s first create: never deleted'
-        : 'the account held a widget at this id before the run\'s first create: never deleted',
-      ...(f.journalled ? { broken: 'CRUD-3' } : {}),
-    };
+    return f.journalled
+      ? no('pre-existing', 'a create of this run answered this id, but the account held a widget at it before the run\'s first create: never deleted', 'CRUD-3')
+      : no('pre-existing', 'the account held a widget at this id before the run\'s first create: never deleted');
   }
-  if (f.lostWrite !== undefined) return { send: false, reason: `${f.lostWrite}: the server may have acted on it and given the id to another widget, so nothing is sent to this id again` };
-  if (f.lookalike !== undefined) return { send: false, reason: `the id equals ${JSON.stringify(f.lookalike.slice(0, 80))}, an id of a widget that is not the run's, under the normalisations servers apply to ids (case, Unicode forms, white space, trailing slashes, leading zeros, "+"): a router that normalises ids could take the write there, so nothing is sent to it` };
-  if (f.collided === true) return { send: false, reason: 'two creates of this run were answered with this id while the first widget was not deleted: the id does not name one widget, so nothing is sent to it', broken: 'CRUD-3' };
-  if (f.contradiction !== undefined) return { send: false, reason: `the server contradicted itself about this id (${f.contradiction}): never deleted`, broken: 'CRUD-4' };
+  if (f.lostWrite !== undefined) return no('lost-write', `${f.lostWrite}: the server may have acted on it and given the id to another widget, so nothing is sent to this id again`);
+  if (f.lookalike !== undefined) return no('lookalike', `the id equals ${JSON.stringify(f.lookalike.slice(0, 80))}, an id of a widget that is not the run's, under the normalisations servers apply to ids (case, Unicode forms, white space, trailing slashes, leading zeros, "+"): a router that normalises ids could take the write there, so nothing is sent to it`);
+  if (f.collided) return no('collided', 'two creates of this run were answered with this id while the first widget was not deleted: the id does not name one widget, so nothing is sent to it', 'CRUD-3');
+  if (f.contradiction !== undefined) return no('contradicted', `the server contradicted itself about this id (${f.contradiction}): never deleted`, 'CRUD-4');
   if (f.again) return secondDeleteVerdict(f, f.again);
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
   // A delete checking that another account's widget cannot be deleted (ISO, AUTH): this account
   // shows nothing at the id, or the same marked widget (a server ignoring accounts on retrieve).
-  if (!f.journalled && (f.retrieve === 'absent' || f.retrieve === 'marked') && f.absentHereProvenElsewhere) return { send: true };
-  if (f.retrieve === 'absent' && f.absentHereProvenElsewhere) return { send: true };
-  if (!owned && f.refusedElsewhere !== undefined && !f.sweep) return { send: false, reason: `no create of this run answered this id in this account, and in the ${f.refusedElsewhere.account} account, whose create did: ${f.refusedElsewhere.reason}` };
-  if (!owned) return { send: false, reason: f.sweep ? 'not listed with a run marker of this suite (or also listed without one): not deleted' : 'no create of this run answered this id: not deleted' };
+  if (f.absentHereProvenElsewhere && (showsNothing(f.retrieve) || (f.retrieve === 'marked' && !f.journalled))) return { send: true };
+  if (!owned && f.refusedElsewhere !== undefined && !f.sweep) return no('refused-elsewhere', `no create of this run answered this id in this account, and in the ${f.refusedElsewhere.account} account, whose create did: ${f.refusedElsewhere.reason}`);
+  if (!owned) return no('not-ours', f.sweep ? 'not listed with a run marker of this suite (or also listed without one): not deleted' : 'no create of this run answered this id: not deleted');
   switch (f.retrieve) {
     case 'marked':
       return { send: true };
     case 'unmarked':
       // Unmarked since its create answered: the name or description sent never came back (CRUD-1);
       // marked then and unmarked now: the retrieve changes the widget (CRUD-4).
-      return { send: false, reason: `${f.createdUnmarked ? 'the create answered, and a retrieve shows,' : 'a retrieve shows'} a widget without the run marker at this id: not proven the suite's own, not deleted`, broken: f.createdUnmarked ? 'CRUD-1' : 'CRUD-4' };
+      return no('unmarked', `${f.createdUnmarked ? 'the create answered, and a retrieve shows,' : 'a retrieve shows'} a widget without the run marker at this id: not proven the suite's own, not deleted`, f.createdUnmarked ? 'CRUD-1' : 'CRUD-4');
     case 'absent':
-      return { send: false, reason: 'a retrieve finds nothing at this id: nothing to delete' };
+      return no('absent', 'a retrieve finds nothing at this id (404 or 410): nothing to delete');
+    case 'withheld':
+      return no('withheld', 'a retrieve at this id answered a 4xx other than 404 or 410: no widget shown, not deleted');
     case 'unknown':
-      return { send: false, reason: 'a retrieve at this id did not answer with the widget: not proven the suite\'s own, not deleted', broken: 'CRUD-4' };
+      return no('unknown', 'a retrieve at this id did not answer with the widget: not proven the suite\'s own, not deleted', 'CRUD-4');
     case 'another':
-      return { send: false, reason: 'a retrieve shows the run marker at this id, but not the widget its create answered (another created_at or name): not proven the same widget, not deleted', broken: 'CRUD-4' };
+      return no('another', 'a retrieve shows the run marker at this id, but not the widget its create answered (another created_at or name): not proven the same widget, not deleted', 'CRUD-4');
   }
+}
+
+/** How a write to a widget must be proven, by the credential it carries (door.ts). */
+export type Proof =
+  /** The credential is this account's own: proven there (and, when it shows nothing, where the id was created). */
+  | { readonly kind: 'own'; readonly account: string }
+  /** A credential no account owns (none, garbage, another scheme): proven in every account, the write's own last. */
+  | { readonly kind: 'any-account'; readonly last: string }
+  /** The profile's second delete of the same id, in the account, inside (or not) a window without writes of the suite. */
+  | { readonly kind: 'second-delete'; readonly account: string; readonly quiet: boolean };
+
+/** The accounts a proof may look into, and a fresh retrieve in each (on the write's lane). */
+export interface Proofs {
+  readonly accounts: readonly string[];
+  shows(account: string): Promise<RetrieveShows>;
+}
+
+/**
+ * Whether a write to the id may be sent, proven as `proof` says, each retrieve fresh from
+ * `proofs`: the whole decision of the door, which only sends. A write whose answer was lost is
+ * never sent again, before any retrieve.
+ */
+export async function writeVerdict(ownership: Ownership, id: string, proof: Proof, proofs: Proofs): Promise<DeleteVerdict> {
+  const account = proof.kind === 'any-account' ? proof.last : proof.account;
+  if (ownership.lostWrite(id) !== undefined) return deleteVerdict(factsOf(ownership, account, id, 'unknown'));
+  if (proof.kind === 'second-delete') return deleteVerdict(factsOf(ownership, account, id, await proofs.shows(account), { secondDelete: { quiet: proof.quiet } }));
+  if (proof.kind === 'own') return ownVerdict(ownership, id, account, proofs);
+  // In the write's own account the rule speaks of the widget itself (a rule the server broke
+  // included); in another it says only that the credential could reach a widget there.
+  const order = [...proofs.accounts].sort((a, b) => Number(a === account) - Number(b === account));
+  for (const each of order) {
+    const shows = await proofs.shows(each);
+    if (showsNothing(shows)) continue;
+    const verdict = deleteVerdict(factsOf(ownership, each, id, shows));
+    if (verdict.send) continue;
+    if (each === account) return verdict;
+    return no('credential', `the write carries a credential that is no account's own (none, another scheme, a changed token), which the server may take for any account, and in the ${each} account: ${verdict.reason}`);
+  }
+  return { send: true };
+}
+
+/**
+ * A write with the account's own credential: its fresh retrieve and the ledger's facts; when it
+ * shows nothing at the id (or the marked widget of an id another account's create answered, on a
+ * server that ignores accounts on retrieve), the fresh proof of the account whose create answered
+ * it, or the id being one the suite made up.
+ */
+async function ownVerdict(ownership: Ownership, id: string, account: string, proofs: Proofs): Promise<DeleteVerdict> {
+  const shows = await proofs.shows(account);
+  const here = factsOf(ownership, account, id, shows);
+  const looksElsewhere = showsNothing(shows) || (shows === 'marked' && !here.journalled);
+  if (!looksElsewhere || here.preExisting || here.contradiction !== undefined) return deleteVerdict(here);
+  let elsewhere = shows !== 'marked' && ownership.isMadeUp(id);
+  let refusedElsewhere: { account: string; reason: string } | undefined;
+  for (const claimant of ownership.claimants(id)) {
+    if (elsewhere || claimant === account) continue;
+    const there = deleteVerdict(factsOf(ownership, claimant, id, await proofs.shows(claimant)));
+    elsewhere = there.send;
+    if (!there.send) refusedElsewhere ??= { account: claimant, reason: there.reason };
+  }
+  return deleteVerdict(factsOf(ownership, account, id, shows, { absentHereProvenElsewhere: elsewhere, ...(!elsewhere && refusedElsewhere ? { refusedElsewhere } : {}) }));
+}
+
+/** The delete rule on the second delete of an id from the ledger's facts alone (no request): whether the quiet window is worth asking for. */
+export function secondDeleteBefore(ownership: Ownership, account: string, id: string, quiet: boolean): DeleteVerdict {
+  return deleteVerdict(factsOf(ownership, account, id, 'absent', { secondDelete: { quiet } }));
 }

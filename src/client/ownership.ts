@@ -17,11 +17,11 @@ export type Sighting =
   | 'marked'
   /** A widget without the marker (or another id's widget) is shown at the id. */
   | 'unmarked'
-  /** A retrieve answered 4xx: nothing at that id in this account's view. */
+  /** A retrieve answered 404 or 410 (ledger.ts isGone): nothing at that id in this account's view. */
   | 'absent';
 
-/** One id the suite holds in an account, and what became of it. */
-export interface Claim {
+/** One id the suite holds in an account, and what became of it; changed only by Ownership's named operations (a Claim is read-only outside). */
+interface ClaimState {
   readonly account: string;
   readonly id: string;
   sighting?: Sighting;
@@ -56,7 +56,12 @@ export interface Claim {
   answered?: Answered;
   /** A PUT, PATCH or POST of the suite went to the id (MAL-5): a server that applies it may show the widget changed, lawfully by its own lights. */
   written?: boolean;
+  /** Why the id is never put in a path (safe-ids.ts unsafeSegment): no delete is tried, the id is reported. */
+  unsendable?: string;
 }
+
+/** One id the suite holds in an account, as the rest of the suite reads it. */
+export type Claim = Readonly<ClaimState>;
 
 /** What a create answered, kept to tell its widget from another at the same id. */
 export interface Answered {
@@ -122,7 +127,7 @@ const MAX_UNMARKED_REMEMBERED = 100_000;
 
 /** Every id the run holds, per account, with the facts that decide whether it may be deleted. */
 export class Ownership {
-  private readonly claims = new Map<string, Map<string, Claim>>();
+  private readonly claims = new Map<string, Map<string, ClaimState>>();
   /** Ids the suite made up for "unknown id" checks and saw answered as absent. */
   private readonly madeUp = new Set<string>();
   private readonly inventory = new Map<string, Set<string>>();
@@ -149,30 +154,58 @@ export class Ownership {
     readonly journal: Journal = new Journal(undefined),
   ) {}
 
-  private of(account: string): Map<string, Claim> {
+  private of(account: string): Map<string, ClaimState> {
     let claims = this.claims.get(account);
     if (!claims) this.claims.set(account, (claims = new Map()));
     return claims;
   }
 
+  #repeated = false;
+  #reissued = false;
+  readonly #answeredPreExisting: Array<{ readonly account: string; readonly id: string }> = [];
+  #sweepCandidates: Map<string, Set<string>> | undefined;
+
   /** True once a create answered an id the run already held for a widget not deleted. */
-  repeated = false;
+  get repeated(): boolean {
+    return this.#repeated;
+  }
 
   /**
    * True once a create answered an id the run already held in the account, live or deleted, or
    * one the account held before the run: the server gives ids more than once, so a freed id
    * may name another widget at any time (the second delete of ledger.ts deleteVerdict is then never sent).
    */
-  reissued = false;
+  get reissued(): boolean {
+    return this.#reissued;
+  }
 
   /** Creates answered with an id the inventory holds: the server gave a new widget an existing id (CRUD-3). */
-  readonly answeredPreExisting: Array<{ readonly account: string; readonly id: string }> = [];
+  get answeredPreExisting(): ReadonlyArray<{ readonly account: string; readonly id: string }> {
+    return this.#answeredPreExisting;
+  }
 
   /**
-   * `cleanup --sweep-markers` only: ids a walk listed with a run marker and never without, per
-   * account. When set, these stand in for the journal in the delete rule (less safe: see docs/data-safety.md).
+   * `cleanup --sweep-markers` only: whether the id was listed with a run marker and never without
+   * in this walk of the account (sweepCandidate), or undefined outside that mode. When set, this
+   * stands in for the journal in the delete rule (less safe: see docs/data-safety.md).
    */
-  sweepCandidates: Map<string, Set<string>> | undefined;
+  listedOnlyMarked(account: string, id: string): boolean | undefined {
+    return this.#sweepCandidates === undefined ? undefined : this.#sweepCandidates.get(account)?.has(id) ?? false;
+  }
+
+  /** `cleanup --sweep-markers` only: records an id a walk listed with a run marker and never without, and claims it. */
+  sweepCandidate(account: string, id: string): void {
+    this.#sweepCandidates ??= new Map();
+    let ids = this.#sweepCandidates.get(account);
+    if (!ids) this.#sweepCandidates.set(account, (ids = new Set()));
+    ids.add(id);
+    this.claim(account, id);
+  }
+
+  /** `cleanup --sweep-markers` only: from now on, the walk's marked ids stand in for the journal (none yet). */
+  sweepMode(): void {
+    this.#sweepCandidates ??= new Map();
+  }
 
   /** Records the ids an account held before the run's first create (and journals them). */
   setInventory(account: string, ids: Iterable<string>, complete: boolean): void {
@@ -222,9 +255,9 @@ export class Ownership {
 
   /** The create's answer for the id: this account's claim, else the claim of the account whose create answered it. */
   answered(account: string, id: string): Answered | undefined {
-    const own = this.get(account, id);
+    const own = this.state(account, id);
     if (own) return own.answered;
-    for (const other of this.claimants(id)) return this.get(other, id)?.answered;
+    for (const other of this.claimants(id)) return this.state(other, id)?.answered;
     return undefined;
   }
 
@@ -249,21 +282,21 @@ export class Ownership {
   /** Takes in what a journal established (the runner's final cleanup, `cleanup`): inventory, live claims, contradictions, lost creates. */
   load(facts: JournalFacts): void {
     for (const [account, ids] of facts.inventory) this.addInventory(account, ids);
-    for (const [account, ids] of facts.live) for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
+    for (const [account, ids] of facts.live) for (const id of ids) if (!this.state(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
     // Deleted ids stay held: only proof that each is gone lets a cleanup say nothing is left.
     for (const [account, ids] of facts.created) {
-      for (const id of ids) if (!this.get(account, id)) this.of(account).set(id, { account, id, deleted: true, creates: 1, ...(facts.gone.get(account)?.has(id) ? { gone: true } : {}) });
+      for (const id of ids) if (!this.state(account, id)) this.of(account).set(id, { account, id, deleted: true, creates: 1, ...(facts.gone.get(account)?.has(id) ? { gone: true } : {}) });
     }
     // What each create answered: a retrieve must show the same widget for the id to be proven (door.ts).
     for (const [account, byId] of facts.answered ?? []) {
       for (const [id, answered] of byId) {
-        const claim = this.get(account, id);
+        const claim = this.state(account, id);
         if (claim && claim.answered === undefined) claim.answered = answered;
       }
     }
     for (const [account, ids] of facts.collided ?? []) {
       for (const id of ids) {
-        const claim = this.get(account, id);
+        const claim = this.state(account, id);
         if (claim) claim.collided = true;
       }
     }
@@ -305,6 +338,8 @@ export class Ownership {
   /** Records an id a create answered 2xx with (journalled before anything else is sent): a claim, not yet proof. */
   claim(account: string, id: string, key?: string, answer?: unknown): Claim {
     const answered = answer === undefined ? undefined : answeredOf(answer);
+    // The answer already lacked the run marker: the name or description sent never came back (CRUD-1).
+    const unmarked = answer === undefined ? undefined : !this.isOurs(answer);
     if (key !== undefined) {
       this.journal.append({ kind: 'created', account, key, id, ...(answered?.name === undefined ? {} : { name: answered.name }), ...(answered?.createdAt === undefined ? {} : { created_at: answered.createdAt }) });
       this.pending.delete(key);
@@ -312,18 +347,18 @@ export class Ownership {
     const claims = this.of(account);
     if (this.unmarked.get(account)?.has(id)) this.contradict(account, id, 'shown without the run marker before a create of this run answered it');
     if (this.preExisting(account, id) && key !== undefined) {
-      this.reissued = true;
+      this.#reissued = true;
       this.contradict(account, id, 'a create answered the id of a widget the account held before the run');
-      this.answeredPreExisting.push({ account, id });
+      this.#answeredPreExisting.push({ account, id });
       // Whatever this create made stands at an id the run never learned: as good as lost.
       this.pending.set(`${key}-pre-existing`, { account, reused: true });
     }
     const existing = claims.get(id);
     if (existing) {
-      this.reissued = true;
+      this.#reissued = true;
       // The same id for two widgets alive at once: the server breaks CRUD-3, and any check that
       // tells widgets apart by id may be misled (rule.ts defers its failures to CRUD-3).
-      if (!existing.deleted) this.repeated = true;
+      if (!existing.deleted) this.#repeated = true;
       // A second create answered with the same id: whatever was deleted before, this one is live,
       // and what the server showed at the id before proves nothing about it.
       if (!existing.deleted) existing.collided = true;
@@ -336,9 +371,10 @@ export class Ownership {
       delete existing.seenMarked;
       delete existing.seenUnmarked;
       if (answered !== undefined) existing.answered = answered;
+      if (unmarked !== undefined) existing.answeredUnmarked = unmarked;
       return existing;
     }
-    const claim: Claim = { account, id, deleted: false, creates: 1, ...(answered === undefined ? {} : { answered }) };
+    const claim: ClaimState = { account, id, deleted: false, creates: 1, ...(answered === undefined ? {} : { answered }), ...(unmarked === undefined ? {} : { answeredUnmarked: unmarked }) };
     claims.set(id, claim);
     return claim;
   }
@@ -348,9 +384,13 @@ export class Ownership {
     return this.claims.get(account)?.get(id);
   }
 
+  private state(account: string, id: string): ClaimState | undefined {
+    return this.claims.get(account)?.get(id);
+  }
+
   /** True when a create of this run answered the id in the account (and no delete has removed it since, or it was). */
   journalled(account: string, id: string): boolean {
-    return this.get(account, id) !== undefined;
+    return this.state(account, id) !== undefined;
   }
 
   /** True when the server contradicted itself about any id of the account (this run, or an earlier attempt's journal). */
@@ -396,7 +436,7 @@ export class Ownership {
    */
   saw(account: string, id: string, widget: unknown, via: 'list' | 'retrieve' = 'retrieve'): void {
     const marked = this.isOurs(widget);
-    const claim = this.get(account, id);
+    const claim = this.state(account, id);
     if (marked && this.preExisting(account, id)) this.contradict(account, id, `a ${via} shows the run marker at an id the account held before the run`);
     if (!claim) {
       this.sawForeign(account, id);
@@ -421,24 +461,24 @@ export class Ownership {
 
   /** Records that the suite sent a write other than DELETE to the id (MAL-5): what a retrieve shows there afterwards may lawfully differ from the create's answer. */
   wrote(account: string, id: string): void {
-    const claim = this.get(account, id);
+    const claim = this.state(account, id);
     if (claim) claim.written = true;
   }
 
   /** Records that one list page showed the id more than once: which entry is the widget at it is unknown. */
   listedTwice(account: string, id: string): void {
-    if (this.get(account, id)) this.contradict(account, id, 'one list page showed the id more than once');
+    if (this.state(account, id)) this.contradict(account, id, 'one list page showed the id more than once');
   }
 
   /** Records that a retrieve (own token) found nothing at an id. */
   sawAbsent(account: string, id: string): void {
-    const claim = this.get(account, id);
+    const claim = this.state(account, id);
     if (claim) claim.sighting = 'absent';
   }
 
   /** How many creates in the account answered with this id (0 when none did). */
   creates(account: string, id: string): number {
-    return this.get(account, id)?.creates ?? 0;
+    return this.state(account, id)?.creates ?? 0;
   }
 
   /** Ids in the account that a create of this run was answered with while an earlier widget at it was live. */
@@ -463,7 +503,7 @@ export class Ownership {
 
   /** Records a delete with the account's own token that answered 2xx. */
   deleted(account: string, id: string): void {
-    const claim = this.get(account, id);
+    const claim = this.state(account, id);
     if (claim) {
       this.journal.append({ kind: 'deleted', account, id });
       claim.deleted = true;
@@ -477,7 +517,7 @@ export class Ownership {
 
   /** Records that a widget reported deleted is still there (a retrieve shows it after a 2xx delete). */
   undeleted(account: string, id: string): void {
-    const claim = this.get(account, id);
+    const claim = this.state(account, id);
     if (claim?.deleted) {
       // Its own kind: no create answered anything (a 'created' entry read as an id given twice).
       this.journal.append({ kind: 'undeleted', account, id });
@@ -491,10 +531,54 @@ export class Ownership {
     return [...this.claims.values()].flatMap((claims) => [...claims.values()]);
   }
 
+  /** Records (and journals) that a deleted id is proven gone: after the delete, a retrieve with the owner's token answered 404 or 410 (sweep.ts). */
+  provenGone(account: string, id: string): void {
+    const claim = this.state(account, id);
+    if (claim?.deleted && !claim.gone) {
+      this.journal.append({ kind: 'gone', account, id });
+      claim.gone = true;
+      delete claim.problem;
+    }
+  }
+
+  /** Records that a list (or another account) still showing the id contradicts its delete or gone proof: held as live again, with the problem. */
+  notGone(account: string, id: string, problem: string): void {
+    const claim = this.state(account, id);
+    if (!claim) return;
+    if (claim.deleted) this.journal.append({ kind: 'undeleted', account, id });
+    claim.deleted = false;
+    delete claim.gone;
+    claim.problem = problem;
+  }
+
+  /** Leaves a widget of the run in place on purpose (--keep-failing), saying why; a deleted one is not kept. True when it is. */
+  keep(account: string, id: string, why: string): boolean {
+    const claim = this.state(account, id);
+    if (!claim || claim.deleted) return false;
+    claim.kept ??= why;
+    return true;
+  }
+
+  /** Records that the id is never put in a path (safe-ids.ts unsafeSegment), and why: no delete is tried, it is reported. */
+  unsendable(account: string, id: string, why: string): void {
+    const claim = this.state(account, id);
+    if (!claim) return;
+    claim.unsendable = why;
+    claim.problem = `never sent in a path: ${why}`;
+  }
+
+  /** Takes in a claim a worker held at its end (the runner's final cleanup): the id, why it was not deleted, and whether it is kept. */
+  held(claim: Claim): void {
+    const own = this.state(claim.account, claim.id) ?? (this.claim(claim.account, claim.id), this.state(claim.account, claim.id)!);
+    if (claim.problem) own.problem = claim.problem;
+    if (claim.kept !== undefined) own.kept = claim.kept;
+    if (claim.unsendable !== undefined) own.unsendable = claim.unsendable;
+  }
+
   /** Records why a held id could not be deleted. */
   failed(account: string, id: string, problem: string): void {
     // Only a held id is reported as the run's: any other was never the run's to delete.
-    const claim = this.get(account, id);
+    const claim = this.state(account, id);
     if (claim) claim.problem = problem;
   }
 

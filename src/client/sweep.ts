@@ -5,6 +5,7 @@
  * journalled id to try again. What cannot be deleted is reported by id.
  */
 import { idOf, type WidgetApi } from './api.ts';
+import { isGone } from './ledger.ts';
 import { TokenRejectedError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { isSuiteError } from '../errors.ts';
 import type { Leftover, Ownership } from './ownership.ts';
@@ -36,33 +37,10 @@ async function inBatches<T>(items: readonly T[], size: number, each: (item: T) =
 
 const is2xx = (status: number): boolean => status >= 200 && status < 300;
 
-/** The only answers that say a widget is gone: 404 and 410 (a 401 or 403 says the token is not the account's; anything else says nothing). */
-export const isGoneStatus = (status: number): boolean => status === 404 || status === 410;
-
 /** What a retrieve answered, for a reason that says why it proves nothing. */
 function answered(status: number): string {
   if (status === 401 || status === 403) return `${status} (the target does not take the token for this account's widget: nothing is claimed)`;
   return `${status}, not 404 or 410`;
-}
-
-/** Records (and journals) that a deleted id is proven gone: see Claim.gone. */
-export function provenGone(ownership: Ownership, account: string, id: string): void {
-  const claim = ownership.get(account, id);
-  if (claim?.deleted && !claim.gone) {
-    ownership.journal.append({ kind: 'gone', account, id });
-    claim.gone = true;
-    delete claim.problem;
-  }
-}
-
-/** Records that a list still showing the id contradicts its delete or gone proof: held as live again, with the problem. */
-export function notGone(ownership: Ownership, account: string, id: string, problem: string): void {
-  const claim = ownership.get(account, id);
-  if (!claim) return;
-  if (claim.deleted) ownership.journal.append({ kind: 'undeleted', account, id });
-  claim.deleted = false;
-  delete claim.gone;
-  claim.problem = problem;
 }
 
 /** What became of one held id (see deleteHeld). */
@@ -76,14 +54,14 @@ export type HeldOutcome = 'gone' | 'left' | { readonly unretrievable: number };
 async function settle(api: WidgetApi, id: string, what: string, listedMarked: boolean): Promise<HeldOutcome> {
   const { ownership, account } = api;
   const after = await api.retrieve(id);
-  if (isGoneStatus(after.status)) {
+  if (isGone(after.status)) {
     // Listed with the marker in this very walk: the 404 is not the widget's absence (a proxy's, a stale route's).
     if (listedMarked) {
-      notGone(ownership, account, id, `listed with the run marker, yet a retrieve with the ${account} account's token answers ${after.status}: not deleted, not proven gone`);
+      ownership.notGone(account, id, `listed with the run marker, yet a retrieve with the ${account} account's token answers ${after.status}: not deleted, not proven gone`);
       return { unretrievable: after.status };
     }
     ownership.deleted(account, id);
-    provenGone(ownership, account, id);
+    ownership.provenGone(account, id);
     return 'gone';
   }
   if (is2xx(after.status) && idOf(after.json) === id && ownership.isOurs(after.json)) {
@@ -104,7 +82,7 @@ async function settle(api: WidgetApi, id: string, what: string, listedMarked: bo
  */
 export async function deleteHeld(api: WidgetApi, id: string, listedMarked = false): Promise<HeldOutcome> {
   const { ownership, account } = api;
-  if (ownership.get(account, id)?.problem?.startsWith('never sent')) return 'left';
+  if (ownership.get(account, id)?.unsendable !== undefined) return 'left';
   // Kept by --keep-failing: left for the user's replay, and for `cleanup` later.
   if (ownership.get(account, id)?.kept !== undefined) return 'left';
   try {
@@ -112,8 +90,8 @@ export async function deleteHeld(api: WidgetApi, id: string, listedMarked = fals
     try {
       res = await api.remove(id);
     } catch (error) {
-      // The proof's retrieve found nothing (any 4xx): only a 404 or 410 is "already gone".
-      if (error instanceof UnprovenDeleteError && ownership.get(account, id)?.sighting === 'absent') return await settle(api, id, 'not deleted: a retrieve found nothing', listedMarked);
+      // The proof's retrieve found nothing there (404 or 410): proven gone by the retrieve after, as a delete is.
+      if (error instanceof UnprovenDeleteError && error.why === 'absent') return await settle(api, id, 'not deleted: a retrieve found nothing', listedMarked);
       throw error;
     }
     return await settle(api, id, `the delete answered ${res.status}`, listedMarked && !is2xx(res.status));
@@ -186,7 +164,7 @@ export async function sweep(api: WidgetApi, maxPages: number): Promise<SweepResu
         else result.unjournalled.push(id);
       } else if (claim?.deleted) {
         // Listed without the marker after its delete: gone is not proven (the marker may be what the list hides).
-        notGone(ownership, account, id, 'recorded deleted, yet the list still shows a widget at this id (without the run marker): not proven gone');
+        ownership.notGone(account, id, 'recorded deleted, yet the list still shows a widget at this id (without the run marker): not proven gone');
       }
     }
     await inBatches(held, DELETES_AT_ONCE, async (id) => {

@@ -45,10 +45,7 @@ export function onBrokenTest(run: RunContext, title: string, detail: FailureDeta
   if (run.settings.keepFailing) {
     for (const id of idsOf(exchanges)) {
       for (const api of [run.primary, ...(run.second ? [run.second] : [])]) {
-        const claim = run.ownership.get(api.account, id);
-        if (!claim || claim.deleted) continue;
-        claim.kept ??= `kept by --keep-failing: a widget of the failing test "${title}"`;
-        kept.add(id);
+        if (run.ownership.keep(api.account, id, `kept by --keep-failing: a widget of the failing test "${title}"`)) kept.add(id);
       }
     }
   }

@@ -88,7 +88,7 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
       // A failure gets its replay, and under --keep-failing its widgets stay (failing-widgets.ts).
       if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail);
-      if (error instanceof UnprovenDeleteError && error.kind === 'credential') {
+      if (error instanceof UnprovenDeleteError && error.why === 'credential') {
         // A write with a credential that is no account's own, not sent because another account
         // shows a widget of its own at the id (ids numbered per account): the check cannot be made
         // without risk to that widget on this server, and the server broke nothing.

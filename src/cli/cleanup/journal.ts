@@ -7,7 +7,7 @@ import { idOf, type WidgetApi } from '../../client/api.ts';
 import { openAccounts } from '../../client/accounts.ts';
 import { journalFacts, JournalFileError, parseJournalText, readJournal, readJournalFile, type JournalFacts } from '../../client/ledger.ts';
 import { Ownership, type Claim } from '../../client/ownership.ts';
-import { deleteAllHeld, deleteHeld, leftovers, notGone, proveAllGone } from '../../client/sweep.ts';
+import { deleteAllHeld, deleteHeld, leftovers, proveAllGone } from '../../client/sweep.ts';
 import { describeEnd, walkAll } from '../../client/walk.ts';
 import { isSuiteError, TokenRejectedError } from '../../errors.ts';
 import { consoleSafe } from '../../report/console.ts';
@@ -130,7 +130,7 @@ export async function cleanJournal(client: Client, token: string, secondToken: s
     try {
       const walk = await walkAll(api, MAX_PAGES);
       if (walk.end.kind !== 'complete') blocked.set(api.account, `the list walk after the deletes ${describeEnd(walk)}: what it did not reach is not proven gone`);
-      for (const id of walk.widgets.keys()) if (ownership.get(api.account, id)?.gone) notGone(ownership, api.account, id, 'a retrieve answered 404 or 410, yet the list still shows it: not proven gone');
+      for (const id of walk.widgets.keys()) if (ownership.get(api.account, id)?.gone) ownership.notGone(api.account, id, 'a retrieve answered 404 or 410, yet the list still shows it: not proven gone');
       const marked = [...walk.widgets].filter(([id, w]) => idOf(w) === id && ownership.isOurs(w) && ownership.get(api.account, id) === undefined).map(([id]) => id);
       if (marked.length > 0) unjournalled.set(api.account, marked);
     } catch (error) {
@@ -178,7 +178,7 @@ async function crossCheck(usable: readonly WidgetApi[], ownership: Ownership, go
     try {
       const res = await other.retrieve(claim.id);
       if (res.status >= 200 && res.status < 300 && idOf(res.json) === claim.id && ownership.isOurs(res.json)) {
-        notGone(ownership, claim.account, claim.id, `a retrieve with the ${claim.account} account's token answered 404 or 410, yet the ${other.account} account's token shows it with the run marker (tokens swapped?): not proven gone`);
+        ownership.notGone(claim.account, claim.id, `a retrieve with the ${claim.account} account's token answered 404 or 410, yet the ${other.account} account's token shows it with the run marker (tokens swapped?): not proven gone`);
       }
     } catch (error) {
       if (!isSuiteError(error)) throw error;
@@ -195,11 +195,10 @@ export async function sweepMarkers(client: Client, token: string, secondToken: s
   const say = (line: string): void => sayRaw(consoleSafe(line));
   const ownership = new Ownership(carriesAnyMarker);
   for (const file of journals) ownership.load(inventoryOnly(journalFacts(readJournal(file))));
-  ownership.sweepCandidates = new Map();
+  ownership.sweepMode();
   let code = 0;
   for (const api of accountsOf(client, token, secondToken, ownership)) {
     const candidates = new Set<string>();
-    ownership.sweepCandidates.set(api.account, candidates);
     let deleted = 0;
     try {
       const walk = await walkAll(api, maxPages);
@@ -208,10 +207,8 @@ export async function sweepMarkers(client: Client, token: string, secondToken: s
         code = 3;
       }
       for (const [id, widget] of walk.widgets) if (!walk.duplicates.has(id) && carriesAnyMarker(widget) && idOf(widget) === id) candidates.add(id);
-      for (const id of candidates) {
-        ownership.claim(api.account, id);
-        if ((await deleteHeld(api, id)) === 'gone') deleted += 1;
-      }
+      for (const id of candidates) ownership.sweepCandidate(api.account, id);
+      for (const id of candidates) if ((await deleteHeld(api, id)) === 'gone') deleted += 1;
     } catch (error) {
       if (!isSuiteError(error)) throw error;
       say(`  problem: ${api.account} account: ${(error as Error).message}`);

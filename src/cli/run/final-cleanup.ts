@@ -41,12 +41,7 @@ export async function finalCleanup(
   const byName = new Map(accounts.map((a) => [a.account, a]));
   const ownership = accounts[0]!.ownership;
   if (options.journal) ownership.loadEntries(options.journal);
-  for (const c of held) {
-    if (!byName.has(c.account)) continue;
-    const claim = ownership.get(c.account, c.id) ?? ownership.claim(c.account, c.id);
-    if (c.problem) claim.problem = c.problem;
-    if (c.kept !== undefined) claim.kept = c.kept;
-  }
+  for (const c of held) if (byName.has(c.account)) ownership.held(c);
   const before = ownership.outstanding().length;
   await deleteAllHeld(accounts);
   let deleted = before - ownership.outstanding().length;

@@ -252,7 +252,7 @@ describe('a write is bound whole: method, target with its query, credential and 
     const refused = await s.primary.remove('w1', auth).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(UnprovenDeleteError);
     expect((refused as UnprovenDeleteError).reason).toMatch(/no account's own .* in the second account: no create of this run answered this id/);
-    expect((refused as UnprovenDeleteError).kind, 'nothing about the widget: the credential could reach another account\'s').toBe('credential');
+    expect((refused as UnprovenDeleteError).why, 'nothing about the widget: the credential could reach another account\'s').toBe('credential');
     expect(s.requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
     s.forget('bob', 'w1');
     // Nothing at the id in the second account: the delete goes out with the credential under test, and the server refuses it.

@@ -8,121 +8,145 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { deleteVerdict, Journal, journalFacts, parseJournal, parseJournalText, readJournal, targetOf, type DeleteFacts, type RetrieveShows } from '../../../src/client/ledger.ts';
+import { DELETE_FACTS, deleteVerdict, EVERY_FACT_LISTED, factsOf, isGone, Journal, journalFacts, parseJournal, parseJournalText, readJournal, shownAt, targetOf, type DeleteFacts, type SecondDeleteFacts } from '../../../src/client/ledger.ts';
+import type { Refusal } from '../../../src/errors.ts';
 import { Redactor } from '../../../src/http/redact.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 
-const RETRIEVES: readonly RetrieveShows[] = ['marked', 'unmarked', 'absent', 'unknown'];
+/** A fact of the rule's with no value: the base every case below starts from. */
+const NONE: DeleteFacts = { journalled: false, preExisting: false, contradiction: undefined, retrieve: 'unknown', createdUnmarked: false, lostWrite: undefined, lookalike: undefined, collided: false, absentHereProvenElsewhere: false, refusedElsewhere: undefined, sweep: undefined, again: undefined };
+
 const BOOLS = [false, true] as const;
+const SECOND_DELETES: ReadonlyArray<SecondDeleteFacts | undefined> = [
+  undefined,
+  ...BOOLS.flatMap((deletedOnce) => BOOLS.flatMap((heldNothingBefore) => BOOLS.flatMap((idsUnreliable) => BOOLS.map((quiet) => ({ deletedOnce, heldNothingBefore, idsUnreliable, quiet }))))),
+];
 
-/** Every combination of the facts, in journal mode and in --sweep-markers mode. */
+/**
+ * Every value each fact of the rule takes, by the fact's name. Typed so that a fact added to
+ * DeleteFacts without values here does not compile; and the test below holds these names to the
+ * rule's own list (DELETE_FACTS, itself checked against the type), so none slips past at run time.
+ */
+const VALUES: { readonly [K in keyof DeleteFacts]-?: ReadonlyArray<DeleteFacts[K]> } = {
+  journalled: BOOLS,
+  preExisting: BOOLS,
+  contradiction: [undefined, 'listed twice'],
+  retrieve: ['marked', 'another', 'unmarked', 'absent', 'withheld', 'unknown'],
+  createdUnmarked: BOOLS,
+  lostWrite: [undefined, 'DELETE was sent and its answer lost'],
+  lookalike: [undefined, '007'],
+  collided: BOOLS,
+  absentHereProvenElsewhere: BOOLS,
+  refusedElsewhere: [undefined, { account: 'second', reason: 'a retrieve shows a widget without the run marker at this id' }],
+  sweep: [undefined, { listedOnlyMarked: false }, { listedOnlyMarked: true }],
+  again: SECOND_DELETES,
+};
+
+/** Every combination of every value of every fact, generated from VALUES. */
 function everyCombination(): DeleteFacts[] {
-  const all: DeleteFacts[] = [];
-  for (const journalled of BOOLS)
-    for (const preExisting of BOOLS)
-      for (const contradiction of [undefined, 'listed twice'])
-        for (const retrieve of RETRIEVES)
-          for (const absentHereProvenElsewhere of BOOLS)
-            for (const collided of BOOLS)
-              for (const sweep of [undefined, { listedOnlyMarked: false }, { listedOnlyMarked: true }]) {
-                all.push({ journalled, preExisting, contradiction, retrieve, absentHereProvenElsewhere, ...(collided ? { collided } : {}), ...(sweep ? { sweep } : {}) });
-              }
-  return all;
-}
-
-/** The rule, written out independently: what the invariant says, case by case. */
-function expected(f: DeleteFacts): boolean {
-  // An id two live widgets of the run were given (CRUD-3) names neither for sure.
-  if (f.preExisting || f.contradiction !== undefined || f.collided === true) return false;
-  if (f.retrieve === 'absent') return f.absentHereProvenElsewhere;
-  if (f.retrieve === 'marked' && !f.journalled && f.absentHereProvenElsewhere) return true;
-  const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
-  return owned && f.retrieve === 'marked';
-}
-
-/** Every combination of the second-delete facts (WidgetApi.removeAgain), over every combination above. */
-function everySecondDelete(): DeleteFacts[] {
-  const all: DeleteFacts[] = [];
-  for (const base of everyCombination())
-    for (const deletedOnce of BOOLS)
-      for (const heldNothingBefore of BOOLS)
-        for (const idsUnreliable of BOOLS)
-          for (const quiet of BOOLS) all.push({ ...base, again: { deletedOnce, heldNothingBefore, idsUnreliable, quiet } });
-  return all;
+  let all: Array<Record<string, unknown>> = [{}];
+  for (const name of DELETE_FACTS) all = all.flatMap((partial) => (VALUES[name] as readonly unknown[]).map((value) => ({ ...partial, [name]: value })));
+  return all as unknown as DeleteFacts[];
 }
 
 /**
- * The second delete of the same id, written out independently: the one case in which an id that
- * shows nothing is deleted. Every fact must hold; anything else, whatever the other facts say, is
- * not sent (the exception never widens the rule for a first delete).
+ * The rule, written out independently, case by case, from the invariant in docs/data-safety.md:
+ * what must be refused, and why (the first fact that forbids it), or 'send'.
  */
-function expectedAgain(f: DeleteFacts): boolean {
-  const a = f.again!;
-  return !f.preExisting && f.contradiction === undefined && f.collided !== true && f.sweep === undefined && f.journalled && a.deletedOnce && a.heldNothingBefore && !a.idsUnreliable && a.quiet && f.retrieve === 'absent';
+function expected(f: DeleteFacts): Refusal | 'send' {
+  // Never, whatever else holds: an id the account held before the run, one whose write lost its
+  // answer, a lookalike of an id not the run's, one two live widgets of the run were given, or
+  // one the server contradicted itself about.
+  if (f.preExisting) return 'pre-existing';
+  if (f.lostWrite !== undefined) return 'lost-write';
+  if (f.lookalike !== undefined) return 'lookalike';
+  if (f.collided) return 'collided';
+  if (f.contradiction !== undefined) return 'contradicted';
+  // The second delete of an id: only when every one of its facts holds, and a retrieve found nothing (404 or 410).
+  if (f.again) {
+    const a = f.again;
+    return f.sweep === undefined && f.journalled && a.deletedOnce && a.heldNothingBefore && !a.idsUnreliable && a.quiet && f.retrieve === 'absent' ? 'send' : 'second-delete';
+  }
+  // A delete with this account's credential that finds nothing of its own here, proven in the account that made the id.
+  const nothingHere = f.retrieve === 'absent' || f.retrieve === 'withheld' || (f.retrieve === 'marked' && !f.journalled);
+  if (nothingHere && f.absentHereProvenElsewhere) return 'send';
+  const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
+  if (!owned) return f.refusedElsewhere !== undefined && !f.sweep ? 'refused-elsewhere' : 'not-ours';
+  // The run's own id: only when a retrieve shows the widget its create answered.
+  return f.retrieve === 'marked' ? 'send' : f.retrieve;
 }
 
 describe('the delete rule', () => {
   const cases = everyCombination();
-  const again = everySecondDelete();
 
-  it(`DEL-3 a second delete of the same id: all ${again.length} combinations decided as the exception says, sent only when every fact holds`, () => {
-    expect(again).toHaveLength(cases.length * 16);
-    for (const f of again) expect(deleteVerdict(f).send, JSON.stringify(f)).toBe(expectedAgain(f));
-    // Never into an account that held widgets, never while writes may be in flight, never after a retrieve that did not find the id absent.
-    for (const f of again.filter((c) => deleteVerdict(c).send)) expect([f.again!.heldNothingBefore, f.again!.quiet, f.retrieve]).toEqual([true, true, 'absent']);
+  it('CRUD-3 the truth table enumerates every fact the rule has: a new fact cannot slip past it', () => {
+    expect(Object.keys(VALUES).sort()).toEqual([...DELETE_FACTS].sort());
+    expect(EVERY_FACT_LISTED).toBe(true);
+    // The facts the ledger builds (factsOf) are exactly these, no fewer, no more.
+    expect(Object.keys(factsOf(new Ownership(() => true), 'primary', 'w1', 'marked')).sort()).toEqual([...DELETE_FACTS].sort());
+    expect(cases).toHaveLength(DELETE_FACTS.reduce((n, name) => n * VALUES[name].length, 1));
+  });
+
+  it(`CRUD-3 the rule decides every combination of every value of every fact as the invariant says, with the reason's type`, () => {
+    for (const f of cases) {
+      const verdict = deleteVerdict(f);
+      const want = expected(f);
+      if (verdict.send !== (want === 'send') || (!verdict.send && verdict.why !== want)) {
+        expect({ verdict, want }, JSON.stringify(f)).toEqual({ verdict: want === 'send' ? { send: true } : { send: false, why: want }, want });
+      }
+    }
+  });
+
+  it('CRUD-3 an id in the inventory, contradicted, given to two live widgets, with a lost write or a lookalike, is never written, whatever else holds', () => {
+    for (const f of cases.filter((c) => c.preExisting || c.contradiction !== undefined || c.collided || c.lostWrite !== undefined || c.lookalike !== undefined)) expect(deleteVerdict(f).send).toBe(false);
+  });
+
+  it('CRUD-4 a write to a widget that shows itself goes only after a retrieve shows the widget its create answered', () => {
+    for (const f of cases.filter((c) => deleteVerdict(c).send && c.journalled && !c.absentHereProvenElsewhere && !c.again)) expect(f.retrieve).toBe('marked');
+  });
+
+  it('DEL-3 a second delete goes only into an account that held nothing, inside the quiet window, after a 404 or 410', () => {
+    for (const f of cases.filter((c) => c.again !== undefined && deleteVerdict(c).send)) expect([f.again!.heldNothingBefore, f.again!.quiet, f.retrieve]).toEqual([true, true, 'absent']);
   });
 
   it('DEL-3 a second delete not sent says which fact is missing', () => {
-    const base: DeleteFacts = { journalled: true, preExisting: false, contradiction: undefined, retrieve: 'absent', absentHereProvenElsewhere: false, again: { deletedOnce: true, heldNothingBefore: true, idsUnreliable: false, quiet: true } };
+    const base: DeleteFacts = { ...NONE, journalled: true, retrieve: 'absent', again: { deletedOnce: true, heldNothingBefore: true, idsUnreliable: false, quiet: true } };
     expect(deleteVerdict(base).send).toBe(true);
     const reason = (f: DeleteFacts): string => { const v = deleteVerdict(f); return v.send ? 'sent' : v.reason; };
     expect(reason({ ...base, again: { ...base.again!, heldNothingBefore: false } })).toMatch(/held widgets before the run/);
     expect(reason({ ...base, again: { ...base.again!, idsUnreliable: true } })).toMatch(/gave an id twice or contradicted itself/);
     expect(reason({ ...base, again: { ...base.again!, quiet: false } })).toMatch(/writes of the suite may be in flight/);
     expect(reason({ ...base, again: { ...base.again!, deletedOnce: false } })).toMatch(/no delete of this run removed/);
-    expect(reason({ ...base, retrieve: 'unknown' })).toMatch(/did not answer 404 or 410/);
+    expect(reason({ ...base, retrieve: 'withheld' })).toMatch(/did not answer 404 or 410/);
     expect(reason({ ...base, preExisting: true })).toMatch(/before the run's first create: never deleted/);
+    // A lookalike or a lost write refuses the second delete too (they once were not among its facts).
+    expect(deleteVerdict({ ...base, lookalike: '007' })).toMatchObject({ send: false, why: 'lookalike' });
+    expect(deleteVerdict({ ...base, lostWrite: 'DELETE was sent and its answer lost' })).toMatchObject({ send: false, why: 'lost-write' });
   });
 
-  it(`CRUD-3 the rule decides all ${cases.length} combinations of the facts as the invariant says`, () => {
-    expect(cases).toHaveLength(2 * 2 * 2 * 4 * 2 * 2 * 3);
-    for (const f of cases) expect(deleteVerdict(f).send, JSON.stringify(f)).toBe(expected(f));
-  });
-
-  it('CRUD-3 an id in the inventory is never deleted, whatever else holds', () => {
-    for (const f of cases.filter((c) => c.preExisting)) expect(deleteVerdict(f).send).toBe(false);
-  });
-
-  it('CRUD-4 a contradicted id is never deleted, whatever else holds', () => {
-    for (const f of cases.filter((c) => c.contradiction !== undefined)) expect(deleteVerdict(f).send).toBe(false);
-  });
-
-  it('CRUD-3 an id two live widgets of the run were given is never deleted, whatever else holds', () => {
-    for (const f of cases.filter((c) => c.collided === true)) expect(deleteVerdict(f).send).toBe(false);
-  });
-
-  it('CRUD-4 a delete of a widget that shows itself is sent only after a retrieve shows the marker', () => {
-    for (const f of cases.filter((c) => c.retrieve !== 'absent' && deleteVerdict(c).send)) expect(f.retrieve).toBe('marked');
-  });
-
-  it('CRUD-3 a create answered with the id of a pre-existing widget names CRUD-3 as the rule broken', () => {
-    const verdict = deleteVerdict({ journalled: true, preExisting: true, contradiction: undefined, retrieve: 'marked', absentHereProvenElsewhere: false });
-    expect(verdict).toMatchObject({ send: false, broken: 'CRUD-3' });
-  });
-
-  it('CRUD-4 a retrieve without the marker at a journalled id names CRUD-4', () => {
-    const verdict = deleteVerdict({ journalled: true, preExisting: false, contradiction: undefined, retrieve: 'unmarked', absentHereProvenElsewhere: false });
-    expect(verdict).toMatchObject({ send: false, broken: 'CRUD-4' });
-  });
-
-  it('CRUD-1 a retrieve without the marker at an id whose create answered without it too names CRUD-1: the name sent never came back', () => {
-    const verdict = deleteVerdict({ journalled: true, preExisting: false, contradiction: undefined, retrieve: 'unmarked', createdUnmarked: true, absentHereProvenElsewhere: false });
-    expect(verdict).toMatchObject({ send: false, broken: 'CRUD-1' });
+  it('the rules the server broke are named: CRUD-3 for a pre-existing or collided id of the run\'s, CRUD-4 for a retrieve that changes the widget, CRUD-1 for a name that never came back', () => {
+    expect(deleteVerdict({ ...NONE, journalled: true, preExisting: true, retrieve: 'marked' })).toMatchObject({ send: false, broken: 'CRUD-3' });
+    expect(deleteVerdict({ ...NONE, journalled: true, collided: true, retrieve: 'marked' })).toMatchObject({ send: false, broken: 'CRUD-3' });
+    expect(deleteVerdict({ ...NONE, journalled: true, retrieve: 'unmarked' })).toMatchObject({ send: false, broken: 'CRUD-4' });
+    expect(deleteVerdict({ ...NONE, journalled: true, retrieve: 'unmarked', createdUnmarked: true })).toMatchObject({ send: false, broken: 'CRUD-1' });
+    // Nothing at the id is no rule broken: a 404 or 410, or another 4xx.
+    expect(deleteVerdict({ ...NONE, journalled: true, retrieve: 'absent' })).toEqual({ send: false, why: 'absent', reason: expect.any(String) });
+    expect(deleteVerdict({ ...NONE, journalled: true, retrieve: 'withheld' })).toEqual({ send: false, why: 'withheld', reason: expect.any(String) });
   });
 
   it('CRUD-1 a marker seen only in a list, with no create answering the id, is not proof', () => {
-    const verdict = deleteVerdict({ journalled: false, preExisting: false, contradiction: undefined, retrieve: 'marked', absentHereProvenElsewhere: false });
-    expect(verdict.send).toBe(false);
+    expect(deleteVerdict({ ...NONE, retrieve: 'marked' })).toMatchObject({ send: false, why: 'not-ours' });
+  });
+});
+
+describe('one meaning of gone', () => {
+  it('a retrieve answering 404 or 410 is absent; another 4xx shows nothing but says nothing of absence; a 401 or 403 is never gone', () => {
+    const ledger = new Ownership(() => true);
+    const at = (status: number): string => shownAt(ledger, 'primary', 'w1', { status, json: undefined } as never);
+    expect([404, 410].map(at)).toEqual(['absent', 'absent']);
+    expect([400, 401, 403, 422].map(at)).toEqual(['withheld', 'withheld', 'withheld', 'withheld']);
+    expect([500, 302].map(at)).toEqual(['unknown', 'unknown']);
+    expect([404, 410, 400, 401, 403, 500].map(isGone)).toEqual([true, true, false, false, false, false]);
   });
 });
 
@@ -226,8 +250,8 @@ describe('the journal', () => {
     replayed.loadEntries(readJournal(file));
     expect([replayed.get('primary', 'w1')?.collided, replayed.get('primary', 'w2')?.collided]).toEqual([true, undefined]);
     // Even a retrieve showing the latest answer exactly proves nothing at such an id.
-    const verdict = deleteVerdict({ journalled: true, preExisting: false, contradiction: undefined, retrieve: 'marked', absentHereProvenElsewhere: false, collided: true });
-    expect(verdict).toEqual({ send: false, reason: expect.stringMatching(/^two creates of this run were answered with this id while the first widget was not deleted/), broken: 'CRUD-3' });
+    const verdict = deleteVerdict(factsOf(replayed, 'primary', 'w1', 'marked'));
+    expect(verdict).toEqual({ send: false, why: 'collided', reason: expect.stringMatching(/^two creates of this run were answered with this id while the first widget was not deleted/), broken: 'CRUD-3' });
   });
 
   it('CRUD-1 torn and foreign lines are reported with their numbers', () => {

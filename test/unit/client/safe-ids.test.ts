@@ -8,8 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodedForms, idKey, unsafeSegment } from '../../../src/client/safe-ids.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
-import { deleteVerdict } from '../../../src/client/ledger.ts';
-import { ledgerFacts } from '../../../src/client/door.ts';
+import { deleteVerdict, factsOf } from '../../../src/client/ledger.ts';
 
 /** Percent-encodes every character of the text (as a hostile server's id may be written). */
 const encodeAll = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
@@ -155,7 +154,7 @@ describe('ids that equal another under a server\'s normalisations', () => {
     ledger.setInventory('primary', ['007', 'w_trim', 'strasse'], true);
     ledger.saw('primary', 'a b', { id: 'a b', name: 'another client\'s' }, 'list');
     for (const ours of ['7', 'w_trim ', 'straße', 'a+b', 'w9']) ledger.claim('primary', ours, undefined);
-    const verdicts = Object.fromEntries(['7', 'w_trim ', 'straße', 'a+b', 'w9'].map((id) => [id, deleteVerdict(ledgerFacts(ledger, 'primary', id, 'marked'))]));
+    const verdicts = Object.fromEntries(['7', 'w_trim ', 'straße', 'a+b', 'w9'].map((id) => [id, deleteVerdict(factsOf(ledger, 'primary', id, 'marked'))]));
     expect(verdicts['w9']).toEqual({ send: true });
     for (const id of ['7', 'w_trim ', 'straße', 'a+b']) {
       expect(verdicts[id]).toMatchObject({ send: false, reason: expect.stringContaining('under the normalisations servers apply to ids') });
@@ -163,6 +162,6 @@ describe('ids that equal another under a server\'s normalisations', () => {
     }
     // In another account the same ids are no lookalikes: ids need not be unique across accounts.
     ledger.claim('second', '7', undefined);
-    expect(deleteVerdict(ledgerFacts(ledger, 'second', '7', 'marked'))).toEqual({ send: true });
+    expect(deleteVerdict(factsOf(ledger, 'second', '7', 'marked'))).toEqual({ send: true });
   });
 });
