@@ -3,25 +3,27 @@
  * Every write goes through the ledger's door (door.ts): a create is journalled before it is sent
  * and claimed when answered 2xx; a delete, or a write to a widget, is sent only right after a
  * retrieve of the id that proves the widget the suite's own (see ownership.ts and ledger.ts).
- * Long because every request of an account passes here, and each operation keeps its ledger,
- * token renewal and profile observation together where one reading shows the whole path.
+ * Each job beside the operations has its module: the token and its renewal (token-guard.ts), the
+ * cursors lists were given (cursors.ts), what the profile records (observe.ts), the second
+ * delete's exception (second-delete.ts).
  */
-import { CollectionWriteRefused, RateLimitError, TokenRejectedError, TransportError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
+import { CollectionWriteRefused, RateLimitError, TransportError, UnprovenDeleteError, UnsafeIdError } from '../errors.ts';
 import { idText } from '../schema.ts';
 import type { ApiResponse, HttpClient, Reader } from '../http/client.ts';
 import { isGone } from './ledger.ts';
 import type { Ownership } from './ownership.ts';
 import { unsafeSegment } from './safe-ids.ts';
 import type { CreateTicket, Credential, Door, WidgetWrite } from './door.ts';
-import { TokenSource } from './token-source.ts';
-import type { Observation, Unsent } from '../report/profile-facts.ts';
+import type { TokenSource } from './token-source.ts';
+import type { Unsent } from '../report/profile-facts.ts';
 import type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
 import { createSituation, credentialSituation, idSituation, listSituation } from './situation.ts';
+import { TokenGuard } from './token-guard.ts';
+import { IssuedCursors } from './cursors.ts';
+import { ProfileObserver } from './observe.ts';
+import { removeAgain } from './second-delete.ts';
 
 export type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
-
-/** Cursors remembered as issued, so a cursor the server never gave is told apart (a bound: the memory is the suite's). */
-const MAX_ISSUED_CURSORS = 4096;
 
 /**
  * The name or description a create sends, cut short, for the journal: what names the widget when
@@ -45,11 +47,10 @@ const is2xx = (status: number): boolean => status >= 200 && status < 300;
 
 /** One account's view of the service. */
 export class WidgetApi {
-  private readonly source: TokenSource;
-  /** Set once the target refused this account's token for good: no request is sent with it again. */
-  private refusedBecause: string | undefined;
+  private readonly tokens: TokenGuard;
   /** next_cursor values this account's lists were given. */
-  private readonly issued = new Set<string>();
+  private readonly issued = new IssuedCursors();
+  private readonly observer: ProfileObserver;
   /** Creates whose answer repeated an id the run held (see repeatOf). */
   private readonly repeats = new WeakMap<ApiResponse, 'collided' | 'reused'>();
   /** The run's one door for writes (door.ts): private, so holding an account lets no one write around it. */
@@ -57,7 +58,7 @@ export class WidgetApi {
 
   constructor(
     readonly http: HttpClient,
-    /** A fixed token, or one a --token-command renews (see checkToken). */
+    /** A fixed token, or one a --token-command renews (token-guard.ts). */
     token: string | TokenSource,
     /** "primary" or "second": which account, for messages and the ownership ledger. */
     readonly account: string,
@@ -68,10 +69,11 @@ export class WidgetApi {
     private readonly hooks: ApiHooks = {},
   ) {
     this.#door = door;
-    this.source = typeof token === 'string' ? new TokenSource(token) : token;
+    this.tokens = new TokenGuard(token, account, hooks.onTokenRejected);
+    this.observer = new ProfileObserver(hooks);
   }
 
-  private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}, token = this.source.token): Record<string, string> {
+  private headers(auth: AuthOverride | undefined, extra: Record<string, string> = {}, token = this.tokens.token): Record<string, string> {
     const authorization = auth ? auth.authorization : `Bearer ${token}`;
     return authorization === null ? extra : { ...extra, authorization };
   }
@@ -84,7 +86,7 @@ export class WidgetApi {
 
   /** The Authorization value this account sends (for building variants of it in auth tests). */
   get bearer(): string {
-    return `Bearer ${this.source.token}`;
+    return `Bearer ${this.tokens.token}`;
   }
 
   /** The path of one widget: the id as one percent-encoded segment, or UnsafeIdError. */
@@ -103,8 +105,7 @@ export class WidgetApi {
     const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? listSituation(q.limit, q.cursor, this.issued);
     const res = await this.authed(auth, 'GET /widgets', (token) => this.http.request('GET', '/widgets', { query: q, headers: this.headers(auth, {}, token), prefixOverCap }));
     this.observe('list', situation, res, { ...(q.limit === undefined ? {} : { limit: q.limit }), ...(q.cursor === undefined ? {} : { paged: true }) });
-    const next = (res.json as { next_cursor?: unknown } | undefined)?.next_cursor;
-    if (!auth && typeof next === 'string' && this.issued.size < MAX_ISSUED_CURSORS) this.issued.add(next);
+    if (!auth) this.issued.note((res.json as { next_cursor?: unknown } | undefined)?.next_cursor);
     const data = (res.json as { data?: unknown } | undefined)?.data;
     if (!auth && is2xx(res.status) && Array.isArray(data)) {
       const onPage = new Set<string>();
@@ -133,7 +134,7 @@ export class WidgetApi {
     const raw = opts.raw ?? JSON.stringify(body);
     this.hooks.beforeCreate?.();
     // Bytes that are not text (FMT-4's) are no situation of the profile's: not observed.
-    const kind = this.hooks.observe && typeof raw !== 'object' ? createSituation(raw ?? '', contentType) : undefined;
+    const kind = this.observer.recording && typeof raw !== 'object' ? createSituation(raw ?? '', contentType) : undefined;
     // Journalled by the door just before it is sent (not when a refused token keeps it from
     // being sent), whatever the body: a create whose answer is lost is known to be lost.
     let ticket: CreateTicket | undefined;
@@ -208,48 +209,23 @@ export class WidgetApi {
     return res;
   }
 
-  /**
-   * A second DELETE of an id this account already deleted (the profile's "second delete of the
-   * same id"; DEL-3 judges it: the id names no widget now). A server may give a freed id to
-   * another widget, so it goes out only under the delete rule's one exception for it (ledger.ts
-   * secondDeleteVerdict): inside a window in which no write of the suite is in flight, after a
-   * retrieve in that window answered 404 or 410 (any other answer is not taken for "nothing
-   * there"). Otherwise nothing is sent, the profile notes why, and the reason is returned.
-   */
+  /** A second DELETE of an id this account already deleted (second-delete.ts): its answer, or why it was not sent. */
   async removeAgain(id: string): Promise<SecondDelete> {
     const path = this.widgetPath(id, 'DELETE');
-    const window = this.hooks.quiet;
-    // The facts the ledger holds first: no request is spent on a delete that could not go out anyway.
-    const before = this.#door.secondDeleteBefore(this.account, id, window !== undefined);
-    let outcome: SecondDelete;
-    if (!before.send) outcome = { notSent: before.reason };
-    else if (!window) outcome = { notSent: 'no window without writes of the suite' };
-    else outcome = await window(() => this.secondDeleteInWindow(id, path));
-    if ('notSent' in outcome) this.notSent({ op: 'delete', situation: 'after-delete', reason: outcome.notSent });
-    return outcome;
-  }
-
-  /** Inside the quiet window: through the door like every write (the ledger's facts again, its retrieve, the rule), the DELETE when the rule says so. */
-  private async secondDeleteInWindow(id: string, path: string): Promise<SecondDelete> {
-    const situation = idSituation(this.ownership, this.account, id);
-    // Not through `writing`: this is the window's own write, the one it holds every other back for.
-    try {
-      const response = await this.authed(undefined, `DELETE ${path}`, () => this.provenWrite({ account: this.account, id, method: 'DELETE', again: true }));
-      this.observe('delete', situation, response, { id });
-      return { response };
-    } catch (error) {
-      if (error instanceof UnprovenDeleteError) return { notSent: error.reason };
-      throw error;
-    }
+    return removeAgain({
+      id,
+      before: (quiet) => this.#door.secondDeleteBefore(this.account, id, quiet),
+      window: this.hooks.quiet,
+      // Not through `writing`: this is the window's own write, the one it holds every other back for.
+      send: () => this.authed(undefined, `DELETE ${path}`, () => this.provenWrite({ account: this.account, id, method: 'DELETE', again: true })),
+      situation: () => idSituation(this.ownership, this.account, id),
+      observer: this.observer,
+    });
   }
 
   /** Tells the profile that a request of this kind was not sent, and why (see Unsent); never throws. */
   notSent(unsent: Unsent): void {
-    try {
-      this.hooks.unsent?.(unsent);
-    } catch {
-      // Recording must never change what a check sees.
-    }
+    this.observer.notSent(unsent);
   }
 
   /**
@@ -301,70 +277,17 @@ export class WidgetApi {
     throw new UnprovenDeleteError(`${w.method} /widgets/${JSON.stringify(w.id.slice(0, 80))} not sent (${this.account} account): ${reason}`, reason, why, broken, { id: w.id, account: this.account });
   }
 
-  /**
-   * A 401 or 403 to the account's own token after the target accepted it: a 403 may be the
-   * server's answer for another account's widget, so a list with the same token decides.
-   * When that is refused too, the token stopped working: a setup problem, never a verdict.
-   */
-  private async checkToken(res: ApiResponse, auth: AuthOverride | undefined, request: string, token: string, via: Reader): Promise<'accepted' | 'refused'> {
-    if (auth || (res.status !== 401 && res.status !== 403)) return 'accepted';
-    const list = request === 'GET /widgets' ? res : await via.request('GET', '/widgets', { headers: this.headers(undefined, {}, token) });
-    return list.status === 401 || list.status === 403 ? 'refused' : 'accepted';
+  /** Sends with the account's current token, renewed when the target stops accepting it (token-guard.ts). */
+  private authed(auth: AuthOverride | undefined, request: string, send: (token: string) => Promise<ApiResponse>, via: Reader = this.http): Promise<ApiResponse> {
+    return this.tokens.send(auth, request, send, via);
   }
 
-  /**
-   * Sends with the account's current token; on a confirmed refusal (checkToken) a token
-   * command renews the token and the request is sent once more (a refused request was not
-   * applied). Refused again, or with no way to renew, the run ends (exit 2).
-   */
-  private async authed(auth: AuthOverride | undefined, request: string, send: (token: string) => Promise<ApiResponse>, via: Reader = this.http): Promise<ApiResponse> {
-    // A token refused for good is not sent again: each further request would only be refused too.
-    if (!auth && this.refusedBecause !== undefined) throw new TokenRejectedError(`${request} not sent: ${this.refusedBecause}`);
-    const token = this.source.token;
-    const res = await send(token);
-    if ((await this.checkToken(res, auth, request, token, via)) === 'accepted') return res;
-    let renewed: string | undefined;
-    try {
-      renewed = await this.source.renewed(token);
-    } catch (error) {
-      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run (${request} answered ${res.status}), and renewing it failed: ${(error as Error).message}`, res);
-    }
-    if (renewed !== undefined) {
-      const again = await send(renewed);
-      if ((await this.checkToken(again, auth, request, renewed, via)) === 'accepted') return again;
-      this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}, and ${again.status} again with the token the command renewed`, again);
-    }
-    // No renewal left: say so, or a run with a command would read as one without.
-    const renewals = this.source.renewals;
-    const spent = renewals === undefined ? '' : `, after the token command had renewed the token ${renewals} time(s), the most a run allows`;
-    this.tokenRejected(`the target stopped accepting the ${this.account} account's token during the run: ${request} answered ${res.status}${request === 'GET /widgets' ? '' : ', and a list with the same token was refused too'}${spent}`, res);
+  private observe(...args: Parameters<ProfileObserver['observe']>): void {
+    this.observer.observe(...args);
   }
 
-  private tokenRejected(message: string, res?: ApiResponse): never {
-    this.refusedBecause ??= message;
-    this.hooks.onTokenRejected?.(message);
-    throw new TokenRejectedError(message, res ? { status: res.status, ...serverMessage(res) } : undefined);
-  }
-
-  private observe(op: Observation['op'], situation: string, res: ApiResponse, extra: { limit?: string; paged?: boolean; sent?: unknown; id?: string } = {}): void {
-    const observe = this.hooks.observe;
-    if (!observe) return;
-    try {
-      observe({ op, situation, status: res.status, headers: res.headers, json: res.json, ...(res.jsonError === undefined ? {} : { jsonError: res.jsonError }), exchange: res.exchange, ...extra });
-    } catch {
-      // Recording must never change what a check sees.
-    }
-  }
-
+  /** Runs a create or delete through the run's write hook (WalkGate: walks that must see everything wait for them). */
   private writing(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
     return this.hooks.write ? this.hooks.write(send) : send();
   }
-}
-
-/** The message a refusal carried: the Error object's message, or the start of a body that is not one. */
-function serverMessage(res: ApiResponse): { message?: string } {
-  const json = res.json as { message?: unknown; error?: unknown } | undefined;
-  const said = typeof json?.message === 'string' ? json.message : typeof json?.error === 'string' ? json.error : res.text.trim();
-  const flat = said.replace(/\s+/g, ' ').trim();
-  return flat === '' ? {} : { message: flat.length > 200 ? `${flat.slice(0, 200)}…` : flat };
 }

@@ -16,7 +16,7 @@ export function credentialSituation(auth: { readonly authorization: string | nul
 }
 
 /** A list: the default page, a limit, limit=0, a limit spelled unusually, an invalid limit, or a cursor. */
-export function listSituation(limit: string | undefined, cursor: string | undefined, issued: ReadonlySet<string>): string {
+export function listSituation(limit: string | undefined, cursor: string | undefined, issued: { has(cursor: string): boolean }): string {
   if (cursor !== undefined) return issued.has(cursor) ? 'ok' : 'unknown-cursor';
   if (limit === undefined) return 'ok';
   if (limit === '0') return 'limit-0';
