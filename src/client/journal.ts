@@ -22,6 +22,12 @@ export type JournalEntry =
   | { readonly kind: 'sent'; readonly account: string; readonly key: string; readonly tag?: string }
   /** The create answered 2xx with this id: the widget is the run's to delete, given proof. */
   | { readonly kind: 'created'; readonly account: string; readonly key: string; readonly id: string; readonly name?: string; readonly created_at?: string }
+  /**
+   * A retrieve with the account's own token showed the run's widget at this id with an
+   * identifying fact its create's answer lacked (a created_at, a name): every later proof, the
+   * cleanups' included, holds the widget to it too.
+   */
+  | { readonly kind: 'seen'; readonly account: string; readonly id: string; readonly name?: string; readonly created_at?: string }
   /** The create was answered without creating anything (a non-2xx status). */
   | { readonly kind: 'refused'; readonly account: string; readonly key: string; readonly status: number }
   /** A delete with the account's own token answered 2xx, or a retrieve found the widget gone after one. */
@@ -161,6 +167,7 @@ function entryOf(value: unknown): JournalEntry | undefined {
     case 'inventory': return isRole(e.account) && Array.isArray(e.ids) && e.ids.every(isString) && typeof e.complete === 'boolean' ? (e as JournalEntry) : undefined;
     case 'sent': return isRole(e.account) && isString(e.key) && (e.tag === undefined || isString(e.tag)) ? (e as JournalEntry) : undefined;
     case 'created': return isRole(e.account) && isString(e.key) && isString(e.id) ? (e as JournalEntry) : undefined;
+    case 'seen': return isRole(e.account) && isString(e.id) && (e.name === undefined || isString(e.name)) && (e.created_at === undefined || isString(e.created_at)) ? (e as JournalEntry) : undefined;
     case 'refused': return isRole(e.account) && isString(e.key) ? (e as JournalEntry) : undefined;
     case 'deleted':
     case 'gone':
@@ -294,7 +301,7 @@ export interface JournalFacts {
    * the widget each made may stand at an id the run never learned (CRUD-3 or DEL-2): it counts as lost.
    */
   readonly reused: LostCreate[];
-  /** The name and created_at each create answered, per account and id (the latest create of an id): what a retrieve must show to prove the widget the same (door.ts). */
+  /** The name and created_at each create answered, per account and id (the latest create of an id), with what retrieves showed that the answer lacked (`seen`): what a retrieve must show to prove the widget the same (ledger.ts shownAt). */
   readonly answered?: Map<string, Map<string, { readonly name?: string; readonly createdAt?: string }>>;
   /** Ids a create answered while the widget an earlier create got there was not deleted (the id names two widgets: never deleted), per account. */
   readonly collided?: Map<string, Set<string>>;
@@ -343,7 +350,16 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
         pending.delete(e.key);
         live(e.account, e.id);
         bucket(facts.created, e.account, () => new Set()).add(e.id);
-        if (isString(e.name) || isString(e.created_at)) bucket(facts.answered!, e.account, () => new Map()).set(e.id, { ...(isString(e.name) ? { name: e.name } : {}), ...(isString(e.created_at) ? { createdAt: e.created_at } : {}) });
+        // This create's answer replaces what an earlier widget at the id was known by.
+        bucket(facts.answered!, e.account, () => new Map()).set(e.id, { ...(isString(e.name) ? { name: e.name } : {}), ...(isString(e.created_at) ? { createdAt: e.created_at } : {}) });
+        break;
+      }
+      case 'seen': {
+        // Only for an id a create of the run answered; a fact the answer had is never replaced.
+        if (!facts.created.get(e.account)?.has(e.id)) break;
+        const known = facts.answered!.get(e.account)?.get(e.id) ?? {};
+        const more = { ...known, ...(known.name === undefined && isString(e.name) ? { name: e.name } : {}), ...(known.createdAt === undefined && isString(e.created_at) ? { createdAt: e.created_at } : {}) };
+        bucket(facts.answered!, e.account, () => new Map()).set(e.id, more);
         break;
       }
       case 'undeleted':

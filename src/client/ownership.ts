@@ -452,11 +452,25 @@ export class Ownership {
     // Later showing the answered widget again proves nothing (a server can show any widget at any id).
     if (via === 'retrieve' && marked && !claim.deleted && claim.written !== true && claim.answered !== undefined && !showsAsAnswered(claim.answered, widget)) {
       this.contradict(account, id, 'a retrieve showed another widget at this id than its create answered (another created_at or name) while it was not deleted');
-    }
+    } else if (via === 'retrieve' && marked && !claim.deleted && claim.written !== true) this.learn(claim, widget);
     if (marked) claim.seenMarked = true;
     else claim.seenUnmarked = true;
     if (via === 'retrieve' || !marked) claim.sighting = marked ? 'marked' : 'unmarked';
     if (claim.seenMarked && claim.seenUnmarked) this.contradict(account, id, 'shown with the run marker at one time and without it at another');
+  }
+
+  /**
+   * What a retrieve with the own token showed of the run's widget, as its create answered it:
+   * an identifying fact the answer lacked (its created_at, its name) is kept and journalled
+   * (`seen`), so every later proof, the cleanups' included, holds the widget to it too.
+   */
+  private learn(claim: ClaimState, widget: unknown): void {
+    const known = claim.answered ?? {};
+    const shown = answeredOf(widget);
+    const more: Answered = { ...known, ...(known.name === undefined && shown.name !== undefined ? { name: shown.name } : {}), ...(known.createdAt === undefined && shown.createdAt !== undefined ? { createdAt: shown.createdAt } : {}) };
+    if (more.name === known.name && more.createdAt === known.createdAt) return;
+    claim.answered = more;
+    this.journal.append({ kind: 'seen', account: claim.account, id: claim.id, ...(more.name !== known.name ? { name: more.name! } : {}), ...(more.createdAt !== known.createdAt ? { created_at: more.createdAt! } : {}) });
   }
 
   /** Records that the suite sent a write other than DELETE to the id (MAL-5): what a retrieve shows there afterwards may lawfully differ from the create's answer. */

@@ -1,10 +1,15 @@
 /**
  * Ids that are safe to send. A server's id is untrusted input, and a server's router may decode
- * and normalise a path before it finds the widget: the suite sends an id in a path only when it
- * is one path segment under every decoding a server may apply (unsafeSegment), and deletes it
- * only when no id the run saw that is not its own equals it under the normalisations servers
- * apply to ids (idKey). Either way the id is left and listed with the reason: a risky-looking
- * id is not a finding by itself.
+ * and normalise a path before it finds the widget. Every id is sent percent-encoded as one
+ * segment, and the proof of a write is a retrieve of the identical request target: a router that
+ * reads an encoded `/`, `?`, `#` or `;` (or anything else) its own way reads it so for that GET
+ * too, and the proof shows what the write would reach. What a GET on the same path does not
+ * reveal is a path that climbs or collapses (unsafeSegment): an id is refused when it is empty,
+ * over-long, holds a control or format character or a lone surrogate, or when, under any
+ * decoding a server may apply, it holds a `.` or `..` segment or nothing but separators. And a delete is not sent
+ * when an id the run saw that is not its own equals it under the normalisations servers apply
+ * to ids (idKey). Either way the id is left and listed with the reason: a risky-looking id is not
+ * a finding by itself.
  */
 
 /** The longest id the suite puts in a path: a server's id is untrusted input. */
@@ -16,8 +21,8 @@ const MAX_DECODINGS = 8;
 /** C0 and C1 controls, DEL, and the format characters routers and terminals drop or act on (bidi, zero-width, BOM). */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/u;
 
-/** Characters that end or split a path segment once a server has decoded the path before routing it. */
-const SEGMENT_BREAKS = /[/\\?#;]/;
+/** What separates segments once a server has decoded a path: `/`, and `\` as WHATWG URL parsing reads it. */
+const SEPARATORS = /[/\\]/;
 
 /** A lone surrogate: text no UTF-8 encoder can write. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -49,8 +54,8 @@ function percentDecodeOnce(text: string): string {
 
 /**
  * Every form a server may route the id as: the id itself, each percent-decoding of it repeated
- * until stable, each with `+` read as a space, and the NFKC form of each (full-width `／` and
- * `．` are `/` and `.` there). Undefined when decoding does not become stable within MAX_DECODINGS.
+ * until stable, each with `+` read as a space, and the NFKC form of each (full-width `／`, `＼`
+ * and `．` are `/`, `\` and `.` there). Undefined when decoding does not become stable within MAX_DECODINGS.
  */
 export function decodedForms(id: string): string[] | undefined {
   const layers = [id];
@@ -71,10 +76,36 @@ export function decodedForms(id: string): string[] | undefined {
 }
 
 /**
- * Why an id cannot be sent as one path segment, or undefined when it can: empty or too long,
- * not encodable (a lone surrogate), a control or format character, surrounding white space, or,
- * under any decoding a server may apply (decodedForms), a `/`, `\`, `?`, `#` or `;`, a `.` or
- * `..` segment (`%2e` is `.` to WHATWG URL parsing), or a form a URL parser would still change.
+ * A segment a router resolves rather than routes: dots alone, white space around them included
+ * (`.` stays, `..` climbs, and servers that trim trailing dots and spaces, as Windows paths do,
+ * read `...` and ` .` so).
+ */
+function dotSegment(segment: string): boolean {
+  return /^\s*\.+\s*$/u.test(segment);
+}
+
+/**
+ * Why a decoded form climbs or collapses, or undefined: a dot segment, or nothing but separators
+ * and white space (the path collapses to the collection itself). An empty or blank segment beside
+ * real ones (`a//b`, a leading or trailing "/", as one base64 id in about sixteen holds; `/+` with
+ * "+" read as a space) merges the same way for the proof's GET as for the write (nginx and Apache
+ * merge slashes whatever the method): the proof covers it.
+ */
+function climbs(form: string): string | undefined {
+  const segments = form.split(SEPARATORS);
+  if (segments.some(dotSegment)) return 'a "." or ".." segment';
+  if (segments.every((segment) => segment.trim() === '')) return 'nothing but "/" and white space (the path collapses to the collection)';
+  return undefined;
+}
+
+/**
+ * Why an id cannot be sent, or undefined when it can: empty or too long, not encodable (a lone
+ * surrogate), a control or format character, or, under any decoding a server may apply
+ * (decodedForms, with `\` read as `/`), a segment of dots alone or nothing but separators: a path
+ * that climbs or collapses, which a router may resolve for one method and not another (so a GET
+ * on the same path does not reveal it). Everything else (`/`, `?`, `#`,
+ * `;`, `%`, `+`, white space, any script) is sent percent-encoded as one segment, and the proof's
+ * retrieve of the identical target covers whatever a router makes of it.
  */
 export function unsafeSegment(id: string): string | undefined {
   if (id === '') return 'the id is empty';
@@ -92,11 +123,9 @@ export function unsafeSegment(id: string): string | undefined {
   for (const form of forms) {
     const decoded = form === id ? '' : ` once a server decodes it (as ${JSON.stringify(form.slice(0, 40))})`;
     if (CONTROL.test(form)) return `the id holds a control or format character${decoded}`;
-    if (form !== form.trim()) return `the id has white space at its start or end${decoded}`;
-    if (SEGMENT_BREAKS.test(form)) return `the id holds a "/", "\\", "?", "#" or ";"${decoded}: a router could read another path`;
-    const bare = form.trim();
-    if (bare === '.' || bare === '..' || bare === '') return `the id is a "." or ".." segment${decoded}: it resolves to another path`;
     if (LONE_SURROGATE.test(form)) return `the id is not well-formed Unicode${decoded}`;
+    const climbing = climbs(form);
+    if (climbing !== undefined) return `the id holds ${climbing}${decoded}: a router that resolves it for a DELETE alone would reach another path, which a retrieve does not reveal`;
   }
   return undefined;
 }

@@ -18,14 +18,18 @@ import { startServer, type RunningServer } from '../../src/reference/server.ts';
 
 export const ADVERSARY_TOKENS = { 'adv-token-alice': 'primary', 'adv-token-bob': 'second' } as const;
 
-export const CREATE_LIES = ['honest', 'id-of-pre-existing', 'id-of-own-earlier', 'answer-lost', 'no-id', 'lookalike-of-pre-existing', 'dot-dot-id'] as const;
+export const CREATE_LIES = ['honest', 'id-of-pre-existing', 'id-of-own-earlier', 'answer-lost', 'no-id', 'lookalike-of-pre-existing', 'dot-dot-id', 'no-created-at', 'slash-id-over-pre-existing'] as const;
 export const RETRIEVE_LIES = ['honest', 'add-marker', 'remove-marker', 'upper-case', 'show-own-widget-at-any-id', 'not-found'] as const;
 export const LIST_LIES = ['honest', 'add-marker', 'remove-marker', 'shift-names', 'hide-marked', 'duplicate-entry', 'hide-pre-existing'] as const;
 export const DELETE_LIES = ['honest', 'fail', 'delete-another-own', 'ok-but-keep', 'reassign-and-drop'] as const;
 /** What happens between two requests: nothing, or another client acts. */
 export const RACES = ['none', 'reassign-own-id', 'reassign-own-id-copying-name', 'other-client-creates', 'other-client-copies-name'] as const;
-/** How the server's router finds the widget of a GET or DELETE /widgets/{id}. */
-export const ROUTERS = ['exact', 'fold-on-delete', 'decode-twice-on-delete'] as const;
+/**
+ * How the server's router finds the widget of a GET or DELETE /widgets/{id}: exactly; folding
+ * ids on DELETE only; decoding twice on DELETE only (and resolving dot segments); or, for both
+ * methods, decoding "%2F" and routing on the first segment (`u1/x` reaches `u1`).
+ */
+export const ROUTERS = ['exact', 'fold-on-delete', 'decode-twice-on-delete', 'first-segment'] as const;
 
 export interface Schedule {
   readonly preExisting: { readonly primary: number; readonly second: number };
@@ -123,8 +127,14 @@ export class Adversary {
    * another at the same id (after a DELETE the suite should not have sent) must not hide it.
    */
   private readonly foreign: Array<Stored & { readonly account: string }> = [];
-  /** What each create answered at each id ("<account>\n<id>"): the widget the suite believes is there. */
-  private readonly answeredAs = new Map<string, { readonly name: string; readonly created_at: string }>();
+  /**
+   * What the suite was told of the widget at each id ("<account>\n<id>"): what its create
+   * answered, and what a retrieve showed that the answer lacked (a created_at: the suite keeps it
+   * too, ownership.ts). The widget the suite believes is there.
+   */
+  private readonly answeredAs = new Map<string, { readonly name: string; readonly created_at?: string }>();
+  /** Ids whose create answered without a created_at: until a retrieve shows one, the name alone tells the widget. */
+  private readonly answeredWithout = new Set<string>();
   /**
    * Ids at which, before any DELETE of them, a retrieve showed the suite something other than
    * that answer. List pages do not count: the suite takes a retrieve as the server's word for an
@@ -140,7 +150,8 @@ export class Adversary {
     const answered = this.answeredAs.get(key);
     if (!answered || this.deleteSent.has(key)) return;
     const nameDiffers = typeof w.name !== 'string' || w.name.normalize('NFKC').toLowerCase() !== answered.name.normalize('NFKC').toLowerCase();
-    if (w.created_at !== answered.created_at || nameDiffers) this.shownOther.add(key);
+    if ((answered.created_at !== undefined && w.created_at !== answered.created_at) || nameDiffers) this.shownOther.add(key);
+    else if (answered.created_at === undefined && typeof w.created_at === 'string') this.answeredAs.set(key, { ...answered, created_at: w.created_at });
   }
   private next = 1;
   private readonly cursor = { create: 0, retrieve: 0, list: 0, delete: 0, race: 0, afterAnswer: 0 };
@@ -217,6 +228,8 @@ export class Adversary {
     const segment = rawPath.replace(/^\/widgets\//, '');
     const id = safeDecode(segment);
     const router = this.schedule.router ?? 'exact';
+    // Both methods alike: the proof's GET reaches what the DELETE would.
+    if (router === 'first-segment') return { id: id.split('/')[0]! };
     if (!forDelete || router === 'exact') return { id };
     if (router === 'decode-twice-on-delete') {
       let twice = id;
@@ -310,14 +323,25 @@ export class Adversary {
     if (marker) this.marker = marker;
     const lie = this.lie('create');
     const user = this.users(account)[0];
-    // The widget is made at an id that is a lookalike of a user's, or at `%2e%2e`.
-    const at = lie === 'lookalike-of-pre-existing' && user ? LOOKALIKES[this.next % LOOKALIKES.length]!(user.id) : lie === 'dot-dot-id' ? '%2e%2e' : undefined;
+    // The widget is made at an id that is a lookalike of a user's, at `%2e%2e`, or at a user's id with a path after it.
+    const at = lie === 'lookalike-of-pre-existing' && user ? LOOKALIKES[this.next % LOOKALIKES.length]!(user.id)
+      : lie === 'dot-dot-id' ? '%2e%2e'
+      : lie === 'slash-id-over-pre-existing' && user ? `${user.id}/x${this.next}`
+      : undefined;
     const w = this.store(account, { name: input.name, ...(typeof input.description === 'string' ? { description: input.description } : {}) }, at === undefined || this.widgets.get(account)!.has(at) ? undefined : at);
     this.made.add(`${account}\n${w.id}`);
     if (lie === 'answer-lost') return void res.destroy();
     if (lie === 'no-id') return json(201, { name: w.name, created_at: w.created_at });
     const other = lie === 'id-of-pre-existing' ? this.users(account)[0] : lie === 'id-of-own-earlier' ? this.own(account).find((o) => o.id !== w.id) : undefined;
-    this.answeredAs.set(`${account}\n${other?.id ?? w.id}`, { name: w.name, created_at: w.created_at });
+    const key = `${account}\n${other?.id ?? w.id}`;
+    if (lie === 'no-created-at') {
+      // As a server whose create answer lacks created_at (an FMT-3 fault): only a retrieve shows it.
+      this.answeredAs.set(key, { name: w.name });
+      this.answeredWithout.add(key);
+      const { created_at: _unsaid, ...answer } = w;
+      return json(201, { ...answer, id: w.id });
+    }
+    this.answeredAs.set(key, { name: w.name, created_at: w.created_at });
     json(201, { ...w, id: other?.id ?? w.id });
   }
 
@@ -372,13 +396,15 @@ export class Adversary {
 
   /**
    * Another client's widget at an id a create of the suite was answered with, where every
-   * retrieve before the DELETE showed the suite the widget that create answered (a
-   * retrieve that shows the run's widget at any id): the DELETE of a widget proven the suite's
-   * reached another. No client can tell (docs/data-safety.md); the property does not count it.
+   * retrieve before the DELETE showed the suite a widget as it had been told of it (a retrieve
+   * that shows the run's widget at any id; or a create answer without created_at, and another
+   * client's widget with the same name at the id before any retrieve showed the suite's own):
+   * the DELETE of a widget proven the suite's reached another. No client can tell
+   * (docs/data-safety.md); the property does not count it.
    */
   private undetectableAt(account: string, id: string): boolean {
     const key = `${account}\n${id}`;
-    return this.schedule.retrieve.includes('show-own-widget-at-any-id') && this.answeredAs.has(key) && !this.shownOther.has(key);
+    return (this.schedule.retrieve.includes('show-own-widget-at-any-id') || this.answeredWithout.has(key)) && this.answeredAs.has(key) && !this.shownOther.has(key);
   }
 
   /** Widgets a POST made that are still there, by account. */

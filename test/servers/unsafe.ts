@@ -7,6 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ReferenceService, type PageJson, type Reply, type WidgetJson } from '../../src/reference/service.ts';
 import { QuietService } from './support.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
+import type { RequestHandler } from '../../src/reference/server.ts';
+import { apache, Base64Store } from './deployments.ts';
 
 export const ACCOUNTS = ['alice', 'bob'] as const;
 
@@ -40,7 +42,7 @@ export interface UnsafeCase {
   readonly store?: () => WidgetStore;
   /** More pre-existing widgets, after the common seed. */
   readonly prepare?: (store: WidgetStore) => void;
-  make(store: WidgetStore): ReferenceService;
+  make(store: WidgetStore): RequestHandler;
 }
 
 const widgetsOf = (store: WidgetStore, account: string): StoredWidget[] => store.page(account, undefined, 1_000_000).items;
@@ -107,6 +109,17 @@ export const UNSAFE: readonly UnsafeCase[] = [
         return ids.length ? { ...body, id: ids[(n += 1) % ids.length] as string } : body;
       });
     },
+  },
+  {
+    name: 'base64-ids-behind-apache-default',
+    description: 'a conformant backend with base64 ids, each holding "/", behind Apache httpd\'s default AllowEncodedSlashes Off: every request for a widget is answered with Apache\'s HTML 404, so no widget of the run can be retrieved or deleted',
+    // CRUD-4 fails (the fault catalogue's base64-ids-behind-apache-default has the exact set); never a suite error (3).
+    exitCodes: [1],
+    cleansUp: false,
+    store: () => new Base64Store(),
+    // Every widget the run made is left, and each is reported by id.
+    mustReport: (store, seeded) => ACCOUNTS.flatMap((a) => widgetsOf(store, a).map((w) => w.id)).filter((id) => !seeded.has(id)),
+    make: (store) => apache(new ReferenceService({ store }), 'Off'),
   },
   {
     name: 'dot-ids',

@@ -11,7 +11,7 @@
  * | malformed body status                   | 422: uuid…; 400: the others                                        |
  * | auth failure status                     | 403 without challenge: uuid…; 401 with Bearer challenge: the others |
  * | unknown id status                       | 404; 400 for ids not in the server's format: sequential…, rate-limited…; 400 for every id the server did not issue to the account: strict… |
- * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID           |
+ * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID, base64 with "/" and "+" (behind Apache), free text with "%41", "?", "#", ";", " " and "\\" |
  * | list order                              | creation: uuid…, sharded… (per shard), rate-limited…, offset…; newest first: sequential…; random but stable: strict… |
  * | default / maximum limit                 | 5/100, 5/7, 10/100, 25/50, 3/1000, 3/3 [20/100]                    |
  * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                |
@@ -29,7 +29,10 @@
  * | bytes that are not UTF-8 in a body      | [400]; decoded with U+FFFD in their place and stored, as Express, hapi, gin and chi do: uuid… |
  *
  * Beyond the list: `Connection: close` on every response (strict…); plain offset pagination,
- * exactly-once only while nothing changes, since only PAGE-7 (a SHOULD) asks more (offset…).
+ * exactly-once only while nothing changes, since only PAGE-7 (a SHOULD) asks more (offset…);
+ * Apache httpd in front, passing an encoded "/" through (`AllowEncodedSlashes NoDecode`:
+ * base64…). Its default, which answers an encoded "/" with its own 404, is a fault
+ * (test/servers/faults/crud.ts base64-ids-behind-apache-default).
  *
  * Two variants hold the suite to fixes of false positives they once exposed: sixteen-shards…
  * (empty pages with a truthful has_more are pages shorter than the limit, not a walk that
@@ -42,6 +45,7 @@ import { HttpError, ReferenceService, type PageJson, type Reply } from '../../sr
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
 import type { TestServer } from './serve.ts';
 import { InspectableStore, offsetPaged, oneParam, serve } from './support.ts';
+import { apache, Base64Store, FreeTextIdStore } from './deployments.ts';
 
 export interface VariantCase {
   readonly name: string;
@@ -502,6 +506,18 @@ export const VARIANTS: readonly VariantCase[] = [
       'every 7th request of each caller answered 429 with Retry-After: 0; ULID ids, 400 for an id that is not a ULID, 404 for an unknown ULID; ' +
       'created_at in whole seconds; Error codes namespaced ("widgets.not_found") with extra fields; default limit 3, limit clamped to 1000',
     make: () => serve(new RateLimitedService()),
+  },
+  {
+    name: 'base64-ids-behind-apache-nodecode',
+    description:
+      'standard base64 ids, each holding "/" and "+" (q3/9Zk+uT0aB8w/x), behind Apache httpd with AllowEncodedSlashes NoDecode: ' +
+      'an encoded "/" reaches the backend as %2F and its router decodes the id\'s segment',
+    make: () => serve(apache(new ReferenceService({ store: new Base64Store() }), 'NoDecode')),
+  },
+  {
+    name: 'free-text-ids',
+    description: 'ids in several scripts holding a literal percent escape ("%41"), "?", "#", ";", a space and a backslash ("Ωmega ü-50%41?#;\\…"), each sent percent-encoded as one segment',
+    make: () => serve(new ReferenceService({ store: new FreeTextIdStore() })),
   },
   {
     name: 'offset-pagination-oldest-first-max-3',

@@ -143,13 +143,14 @@ describe('ids as path segments', () => {
     ['', 'the id is empty'],
     ['.', 'URL normalisation'],
     ['..', 'URL normalisation'],
+    ['...', '"." or ".." segment'],
     ['\uD800', 'lone surrogate'],
     ['x'.repeat(2000), 'longer than'],
   ])('%j is refused (%s)', (id, why) => {
     expect(unsafeSegment(id)).toContain(why);
   });
 
-  it.each(['w1', 'a.b', '...', 'ünï', '😀', 'a b', '50%', 'x%zz'])('%j is one safe segment', (id) => {
+  it.each(['w1', 'a.b', 'ünï', '😀', 'a b', '50%', 'x%zz', 'a/b', 'x?y'])('%j is sent as one segment', (id) => {
     expect(unsafeSegment(id)).toBeUndefined();
   });
 });

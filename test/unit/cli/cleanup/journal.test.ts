@@ -137,6 +137,17 @@ describe('cleanup, as strict as the run', () => {
     expect(remaining(ran)).toEqual([]);
   });
 
+  it.each([
+    ['standard base64, "/" and "+" included', (n: number) => [`q3/9Zk+uT0aB8w/${n}`, `/hQ/tsr+w2Sp${n}`, `id//cZG+zin${n}/`][n % 3]!],
+    ['free text: other scripts, "%41", "?", "#", ";", a space and "\\"', (n: number) => `Ωmega ü-50%41?#;\\${n}`],
+  ])('deletes widgets whose ids are %s, each proven gone', async (_what, ids) => {
+    const ran = await killedRun({ ids });
+    const { code, said } = await cleanup(ran);
+    expect(code, said).toBe(0);
+    expect(remaining(ran)).toEqual([]);
+    expect(ran.store.deletes.map((d) => d.id).sort()).toEqual(ran.made.map((m) => m.id).sort());
+  });
+
   it('prints server ids through the run\'s console escaping: no raw C1, DEL or bidi control', async () => {
     const ran = await killedRun({ ids: (n) => `w${n}\u009b31m\u007f\u202e` });
     ran.store.faults.proxy404 = new Set(ran.made.map((m) => m.id));
