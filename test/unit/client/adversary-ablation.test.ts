@@ -44,13 +44,18 @@ async function counterexample(arbitrary: fc.Arbitrary<Schedule>, numRuns: number
 
 const some = <T>(values: readonly T[]): fc.Arbitrary<T[]> => fc.array(fc.constantFrom(...values), { minLength: 1, maxLength: 6 });
 
+/** A server that answers honestly and keeps its widgets: each ablation adds the one attack its door part holds off. */
+const HONEST = {
+  preExisting: fc.constant({ primary: 2, second: 1 }),
+  create: fc.constant(['honest'] as Schedule['create']),
+  retrieve: fc.constant(['honest'] as Schedule['retrieve']),
+  list: fc.constant(['honest'] as Schedule['list']),
+};
+
 describe('the property fails when a part of the door is taken out', () => {
   it('CRUD-4 without the fresh retrieve before each write, a generated server gets another client\'s widget deleted', async () => {
     const racing: fc.Arbitrary<Schedule> = fc.record({
-      preExisting: fc.constant({ primary: 2, second: 1 }),
-      create: fc.constant(['honest'] as Schedule['create']),
-      retrieve: fc.constant(['honest'] as Schedule['retrieve']),
-      list: fc.constant(['honest'] as Schedule['list']),
+      ...HONEST,
       delete: some(['fail', 'honest'] as const),
       // Another client's widget given the id, with a copy of the name: only its created_at tells it apart, and only a retrieve made then shows that.
       race: some(['none', 'reassign-own-id-copying-name'] as const),
@@ -83,10 +88,7 @@ describe('the property fails when a part of the door is taken out', () => {
 
   it('CRUD-4 without the write leaving on its proof\'s slot, a server that gives ids away after any answer gets another client\'s widget deleted', async () => {
     const afterAnswers: fc.Arbitrary<Schedule> = fc.record({
-      preExisting: fc.constant({ primary: 2, second: 1 }),
-      create: fc.constant(['honest'] as Schedule['create']),
-      retrieve: fc.constant(['honest'] as Schedule['retrieve']),
-      list: fc.constant(['honest'] as Schedule['list']),
+      ...HONEST,
       delete: fc.constant(['honest'] as Schedule['delete']),
       race: fc.constant(['none'] as Schedule['race'] & string[]),
       // Another client acts right after the nth answer (every 20 to 80): rare enough that the
