@@ -25,6 +25,7 @@ import { TransportError } from '../errors.ts';
 import { takeWriter, type ApiResponse, type BoundRequest, type HttpClient, type Reader, type Writer } from '../http/client.ts';
 import { secondDeleteBefore, shownAt, writeVerdict, type DeleteVerdict, type Proof } from './ledger.ts';
 import type { Ownership } from './ownership.ts';
+import { unsafeSegment } from './safe-ids.ts';
 
 /** The credentials a request carries: an Authorization value (null: none), and query parameters such as access_token. */
 export interface Credential {
@@ -139,7 +140,6 @@ function headersOf(credential: Credential, contentType: string | null): Record<s
   return { ...(credential.authorization === null ? {} : { authorization: credential.authorization }), ...(contentType === null ? {} : { 'content-type': contentType }) };
 }
 
-
 class LedgerDoor implements Door {
   readonly #writer: Writer;
   readonly #ownership: Ownership;
@@ -183,6 +183,9 @@ class LedgerDoor implements Door {
     const problem = w.credential === undefined ? undefined : queryProblem(w.credential.query);
     if (problem !== undefined) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: ${problem}`));
     if ((w.body === undefined) !== (w.method === 'DELETE')) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: a DELETE has no body, a ${w.method} has a JSON one`));
+    // What no proof on the same path covers (safe-ids.ts): never sent, whoever asks.
+    const unsafe = unsafeSegment(w.id);
+    if (unsafe !== undefined) return Promise.reject(new Error(`${w.method} /widgets/{id} refused for the id ${JSON.stringify(w.id.slice(0, 80))}: ${unsafe}`));
     const ownership = this.#ownership;
     // The id's turn first (no slot held while waiting for it), then one slot for the proof and the write.
     return this.#inTurn(w.id, () => this.#writer.inLane(async (lane) => {
