@@ -14,7 +14,7 @@ import type { Ownership } from './ownership.ts';
 import { unsafeSegment } from './safe-ids.ts';
 import { ledgerFacts, openCreate, retrieveShows, sendProven, type CreateTicket, type ProvenOutcome } from './door.ts';
 import { TokenSource } from './token-source.ts';
-import type { Observation, Unsent } from '../report/profile-facts.ts';
+import type { Observation, Unsent } from '../shared/observation.ts';
 import type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
 import { createSituation, credentialSituation, idSituation, listSituation } from './situation.ts';
 

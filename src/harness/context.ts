@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { SuiteError, TokenRejectedError } from '../errors.ts';
 import { isCancelled } from './cancel.ts';
 import { WidgetApi } from '../client/api.ts';
-import { secretHeaderValues } from '../http/header-secrecy.ts';
+import { secretHeaderValues } from '../shared/header-secrecy.ts';
 import { clientOptions } from '../http/client-options.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
@@ -20,7 +20,7 @@ import { settings, type SuiteSettings } from './settings.ts';
 import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
-import { CreateLog } from './failing-widgets.ts';
+import { CreateLog } from './create-log.ts';
 import { noteDeleteSent } from './prerequisites.ts';
 
 export interface RunContext {

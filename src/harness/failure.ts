@@ -3,8 +3,8 @@
  * the spec text it rests on, what was expected beside what was received, and the redacted
  * HTTP exchanges that show it.
  */
-import { formatExchange, type Exchange } from '../http/exchange.ts';
-import type { Redactor } from '../http/redact.ts';
+import { formatExchange, type Exchange } from '../shared/exchange.ts';
+import type { Redactor } from '../shared/redact.ts';
 import { consoleSafe } from '../report/console.ts';
 import { replayLines } from '../report/curl.ts';
 import { mayDependOn, type Rule } from '../rules.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { WidgetApi } from '../client/api.ts';
 import { TransportError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { parseJsonBody } from '../http/parse.ts';
 import { foreignId } from './ids.ts';
 

@@ -6,7 +6,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { WidgetApi } from '../client/api.ts';
 import { FOREIGN_ID_PREFIX } from '../client/situation.ts';
-import { swapAsciiCase } from '../http/sent-credential.ts';
+import { swapAsciiCase } from '../shared/sent-credential.ts';
 
 /** How many trailing characters of a real id are replaced to make an unknown one. */
 const MUTATED_TAIL = 8;

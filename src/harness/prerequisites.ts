@@ -14,7 +14,7 @@ import { idText, preview } from '../schema.ts';
 import { describeDifferences, differingFields, sameId, type WidgetField } from './differ.ts';
 import type { FailureDetail } from './failure.ts';
 import { carriesMarker, tagsIn } from './marker.ts';
-import type { RuleContext } from './rule.ts';
+import type { RuleContext } from './rule-context.ts';
 
 type Json = Record<string, unknown>;
 

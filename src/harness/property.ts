@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { InconclusiveError, isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
 import { takeBodyDefect } from './property-refusals.ts';
-import type { RuleContext } from './rule.ts';
+import type { RuleContext } from './rule-context.ts';
 import { rerunCommand } from '../report/rerun.ts';
 
 /** The seed of one property, derived from the run seed and the property's key. */

@@ -8,45 +8,10 @@ import type { WidgetApi } from '../client/api.ts';
 import { InconclusiveError, UnprovenDeleteError } from '../errors.ts';
 import { unprovenBecauseLost, unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn, ruleById, type Rule } from '../rules.ts';
-import type { WalkResult } from '../client/walk.ts';
 import { runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, evidenceOf, explainedByWhen, type Evidence, type FailureDetail } from './failure.ts';
-import type { SuiteSettings } from './settings.ts';
+import type { RuleContext } from './rule-context.ts';
 import { onBrokenTest } from './failing-widgets.ts';
-
-/** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
-export interface RuleContext {
-  readonly rule: Rule;
-  readonly settings: SuiteSettings;
-  /** The account under test. */
-  readonly api: WidgetApi;
-  /** The second account; present only in tests declared with `needs: 'second-token'`. */
-  readonly second: WidgetApi;
-  /**
-   * A fresh widget name: the run marker (so the sweep finds it), the rule id and a number.
-   * At most 32 printable ASCII characters: ordinary input that every conformant server
-   * accepts (PROP-2), whatever length and character limits it chose.
-   */
-  name(): string;
-  /** Records a note on the test (an annotation the runner reads back): e.g. how many property runs completed (`runs`). */
-  annotate(message: string, type: string): Promise<void>;
-  /** Fails the rule with the expectation beside what was received. */
-  fail(detail: FailureDetail): never;
-  /**
-   * Records a violation of another rule's statement that this test saw (an id given twice, a
-   * deleted id given again): it is that rule's evidence, and the runner fails that rule with it
-   * whatever this test concludes. For this rule itself, use fail.
-   */
-  evidence(ruleId: string, detail: FailureDetail): void;
-  /** Fails the rule unless the condition holds; the detail is built only on failure. */
-  check(condition: boolean, detail: () => FailureDetail): void;
-  /** Ends the test as skipped: the rule does not apply to a choice this server made (the reason says which). */
-  skip(reason: string): Promise<never>;
-  /** A complete walk of the account's list begun after `since` (a performance.now() reading), shared with other tests. */
-  listAfter(api: WidgetApi, since: number): Promise<WalkResult>;
-  /** Runs a walk while none of the suite's own writes is in flight (see walk-gate.ts). */
-  quietly<T>(walk: () => Promise<T>): Promise<T>;
-}
 
 export interface RuleOptions {
   /** Skipped (saying how to enable it) when the run has no second account. */
@@ -54,6 +19,8 @@ export interface RuleOptions {
   /** Runs alone, after the concurrent tests before it: for tests whose writes would disturb other tests' walks. */
   readonly sequential?: boolean;
 }
+
+export type { RuleContext };
 
 export const SECOND_TOKEN_HINT = 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it';
 

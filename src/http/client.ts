@@ -14,16 +14,17 @@
 import { Agent, type Dispatcher } from 'undici';
 import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
 import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from './answer.ts';
-import { recordBody, type Exchange } from './exchange.ts';
+import { recordBody, type Exchange } from '../shared/exchange.ts';
 import { Limiter } from './limiter.ts';
 import { Pacer } from './pacer.ts';
 import { readRateHint } from './rate-headers.ts';
 import { parseRetryAfter } from './parse.ts';
 import { collectGarbageIfLarge } from './memory-valve.ts';
-import { Redactor } from './redact.ts';
-import { secretHeaderSet } from './header-secrecy.ts';
+import { Redactor } from '../shared/redact.ts';
+import { secretHeaderSet } from '../shared/header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
-import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
+import type { ClientStats } from '../shared/client-stats.ts';
+import { describeSentCredential, type KnownTokens } from '../shared/sent-credential.ts';
 import { describeTransportError } from './transport-errors.ts';
 import { isConnectionLost, NoResponse, OverCap, sendOnce, type RawResponse } from './transport.ts';
 
@@ -189,19 +190,6 @@ interface Outbound {
 interface Gone {
   readonly because: string;
   readonly ErrorClass: typeof TransportError | typeof RateLimitError | typeof TokenRejectedError;
-}
-
-export interface ClientStats {
-  requests: number;
-  retries: number;
-  /** Wall-clock time the client was blocked by the server's pauses (Retry-After, backoff, a spent window). */
-  rateLimitWaitMs: number;
-  /** Answers 429, or 503 asking for a wait: requests the server refused. */
-  refused: number;
-  /** Requests per second the client was paced at when it finished; absent while never paced. */
-  pacedRate?: number;
-  /** The most requests the client allowed in flight at once (adaptive concurrency may raise it). */
-  slots?: number;
 }
 
 /** The suite's HTTP client; one per worker, shared by every test. */

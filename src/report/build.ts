@@ -1,6 +1,6 @@
 /** Builds the run's report from the outcomes the runner collected. */
 import type { Outcome, RunOutcomes } from './model.ts';
-import type { ClientStats } from '../http/client.ts';
+import type { ClientStats } from '../shared/client-stats.ts';
 import { emptyCounts, type CleanupReport, type RuleReport, type RunReport } from './model.ts';
 import { runVerdict } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';

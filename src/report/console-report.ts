@@ -8,7 +8,7 @@
  * the rest is in the reports. No JSON is dumped. Server text is escaped for a terminal
  * (console.ts consoleSafe) before colour, which is the suite's own, is added.
  */
-import { formatExchange, type Exchange } from '../http/exchange.ts';
+import { formatExchange, type Exchange } from '../shared/exchange.ts';
 import { consoleSafe } from './console.ts';
 import type { FailureReport, RuleReport, RunReport, TestReport } from './model.ts';
 import { cutShortNote } from './verdict.ts';

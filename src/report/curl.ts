@@ -4,8 +4,9 @@
  * it was read from (`"${WIDGET_TOKEN}"`), so the command can be printed anywhere and works
  * however the tokens were given, once they are exported.
  */
-import type { Exchange } from '../http/exchange.ts';
-import type { Derivation, SentPart, TokenVariable } from '../http/sent-credential.ts';
+import type { Exchange } from '../shared/exchange.ts';
+import { REDACTED } from '../shared/redact.ts';
+import type { Derivation, SentPart, TokenVariable } from '../shared/sent-credential.ts';
 
 /**
  * What replay commands use for a credential the suite sent but a shell cannot rebuild from the
@@ -13,9 +14,6 @@ import type { Derivation, SentPart, TokenVariable } from '../http/sent-credentia
  * print the token, so the command asks for it instead.
  */
 export const PLACEHOLDER_VARIABLE = 'BAD_CREDENTIAL';
-
-/** How the redactor (http/redact.ts REDACTED, a layer above this one) shows a hidden value. */
-const HIDDEN = '[REDACTED]';
 
 /** Single-quoted for POSIX sh: every byte literal, a `'` closed, escaped and reopened. */
 export function shQuote(text: string): string {
@@ -93,7 +91,7 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
   args.push(request.method === 'HEAD' ? '--head' : `--request ${shQuote(request.method)}`);
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() === 'authorization') continue;
-    if (value.includes(HIDDEN)) notes.push(`# ${name} held a secret, shown as ${HIDDEN}: put the value you configured (--header / WIDGET_HEADERS) in its place`);
+    if (value.includes(REDACTED)) notes.push(`# ${name} held a secret, shown as ${REDACTED}: put the value you configured (--header / WIDGET_HEADERS) in its place`);
     // `Name;` is curl's way to send a header with an empty value (`Name:` removes it).
     args.push(`--header ${shQuote(value === '' ? `${name};` : `${name}: ${value}`)}`);
   }

@@ -6,22 +6,14 @@
  * failure's exchange in the first screen, without scrolling through passes.
  * Everything from the server (names, messages, bodies, headers) is escaped: shown as text, never run.
  */
-import { formatExchange, type Exchange } from '../http/exchange.ts';
+import { formatExchange, type Exchange } from '../shared/exchange.ts';
 import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 import { bySection } from './sections.ts';
 import { cutShortNote, isCutShort } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
-import { CONSOLE_UNSAFE, visibleEscape } from './console.ts';
+import { escapeHtml } from './html-text.ts';
 import { PROFILE_STYLE, profileHtml, settleNoticeHtml } from './profile-html.ts';
-
-/**
- * Escapes text for HTML element content and attribute values. Controls and bidirectional
- * characters are shown as visible escapes (`\x1b`, `\u202e`): a browser would reorder or hide them.
- */
-export function escapeHtml(text: string): string {
-  return text.replace(CONSOLE_UNSAFE, visibleEscape).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 /** The heading's colour by verdict; its words are the verdict's own (verdict.ts). */
 const VERDICT_CSS: Record<RunReport['verdict'], string> = {

@@ -3,7 +3,7 @@
  * conformance.json, conformance.md and conformance.html. Everything in it is redacted.
  * Its shape is schemas/conformance-report.schema.json.
  */
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import type { Level, Rule } from '../rules.ts';
 import type { ProfileReport } from './profile.ts';
 

@@ -8,7 +8,7 @@
  * Built from recorded requests only (curl.ts): tokens appear as variable expressions, and ids
  * (server text) only inside single quotes or as `#` comments escaped to printable ASCII.
  */
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { curlCommand, shQuote, variablesOf } from './curl.ts';
 
 /** The path segment that names one widget: `/widgets/<id>` (ids percent-encoded as the suite sends them). */

@@ -5,7 +5,7 @@
  * npm echoes a script's arguments, and in an installing project it runs that project's tests).
  * Tokens never appear on it: the suite reads them from WIDGET_TOKEN and WIDGET_SECOND_TOKEN.
  */
-import { redactUrlCredentials } from '../http/redact.ts';
+import { redactUrlCredentials } from '../shared/redact.ts';
 import { shQuote } from './curl.ts';
 
 /** What of a run a rerun command repeats. */

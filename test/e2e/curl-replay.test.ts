@@ -1,5 +1,5 @@
 /**
- * Replay commands (src/report/curl.ts, src/http/sent-credential.ts): each request the HTTP
+ * Replay commands (src/report/curl.ts, src/shared/sent-credential.ts): each request the HTTP
  * client sends to a loopback echo server is replayed by running its printed curl command with
  * `sh -c` (tokens only in the environment), and the server must receive the same method, URL,
  * Authorization header and body bytes; no printed command holds a token in any spelling.
@@ -14,9 +14,9 @@ import { HttpClient, installWriteGate, type RequestOptions, type WritePass } fro
 // this file's module instance gets a gate that lets any write out.
 installWriteGate(() => true);
 const PASS = {} as WritePass;
-import type { Exchange } from '../../src/http/exchange.ts';
-import { Redactor } from '../../src/http/redact.ts';
-import { swapAsciiCase, type TokenVariable } from '../../src/http/sent-credential.ts';
+import type { Exchange } from '../../src/shared/exchange.ts';
+import { Redactor } from '../../src/shared/redact.ts';
+import { swapAsciiCase, type TokenVariable } from '../../src/shared/sent-credential.ts';
 import { curlCommand, PLACEHOLDER_VARIABLE, printfFormat, shQuote, variablesOf } from '../../src/report/curl.ts';
 
 interface Received {

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { Redactor } from '../../src/http/redact.ts';
+import type { Exchange } from '../../src/shared/exchange.ts';
+import { Redactor } from '../../src/shared/redact.ts';
 import { createdId, idInUrl, idsOf, replayScript } from '../../src/report/replay.ts';
 import { rerunCommand, titleFilter, type RerunSettings } from '../../src/report/rerun.ts';
 

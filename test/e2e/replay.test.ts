@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Redactor } from '../../src/http/redact.ts';
+import { Redactor } from '../../src/shared/redact.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { startServer } from '../../src/reference/server.ts';
 import { readBaseline } from '../../src/cli/run/baseline.ts';

@@ -1,7 +1,7 @@
 /**
  * The reusable GitHub Action (action.yml) and the example workflow that uses it: both valid
  * against SchemaStore's schemas for them (vendored in test/support/schemastore/, Apache-2.0), and
- * every statement they make about the suite's options held to src/config.ts OPTIONS: an input that
+ * every statement they make about the suite's options held to src/config/options.ts OPTIONS: an input that
  * maps to an option names its flag, passes it (or its variable, for a token), and states the
  * option's default; every flag either file mentions exists. Running the steps is
  * test/e2e/action.test.ts.

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../config.ts';
-import { redactUrlCredentials } from '../../http/redact.ts';
+import { redactUrlCredentials } from '../../shared/redact.ts';
 import type { RunReport } from '../../report/model.ts';
 import { InputError, printable, readReport } from '../shared/read-report.ts';
 import type { Selection } from '../shared/selection.ts';

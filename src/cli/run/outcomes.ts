@@ -9,7 +9,7 @@ import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } fr
 import { sourcePath } from '../../paths.ts';
 import { RULES, ruleById } from '../../rules.ts';
 import { curlCommand } from '../../report/curl.ts';
-import type { Exchange } from '../../http/exchange.ts';
+import type { Exchange } from '../../shared/exchange.ts';
 import { rootCauses } from '../../report/root-causes.ts';
 
 /** The detail a ConformanceFailure carries through vitest's error serialisation. */

@@ -10,7 +10,7 @@ import { walkBudget } from '../../client/walk.ts';
 import type { SuiteConfig } from '../../config.ts';
 import { isSuiteError, RejectedTokenError, SetupProblemError } from '../../errors.ts';
 import { recordFirstContact } from '../../harness/first-contact.ts';
-import type { Redactor } from '../../http/redact.ts';
+import type { Redactor } from '../../shared/redact.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { Interrupt } from './interrupt.ts';
 import { outageOf, probe, type ProbeFailure } from './probe.ts';

@@ -1,6 +1,6 @@
 /**
  * Writes the run's reports. Nothing here edits what a formatter produced: secrets left the
- * data before the report was built (report/sanitize.ts, http/redact.ts). A last scan of each
+ * data before the report was built (report/sanitize.ts, shared/redact.ts). A last scan of each
  * file's finished text is a tripwire only: a credential found there is a bug of the suite, and
  * the file is not written at all, said as a suite error naming it.
  *
@@ -12,7 +12,7 @@
 import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Redactor } from '../../http/redact.ts';
+import type { Redactor } from '../../shared/redact.ts';
 import { renderBadge } from '../../report/badge.ts';
 import { renderHar } from '../../report/har.ts';
 import { renderHtml } from '../../report/html.ts';

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../../config.ts';
-import { Redactor } from '../../http/redact.ts';
+import { Redactor } from '../../shared/redact.ts';
 import { renderBadge } from '../../report/badge.ts';
 import { catalogueHash } from '../../report/catalogue-hash.ts';
 import { renderHar } from '../../report/har.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { deleteVerdict, Journal, journalFacts, parseJournal, parseJournalText, readJournal, targetOf, type DeleteFacts, type RetrieveShows } from '../../../src/client/ledger.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 
 const RETRIEVES: readonly RetrieveShows[] = ['marked', 'unmarked', 'absent', 'unknown'];

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { WidgetApi } from '../../../src/client/api.ts';
 import { InconclusiveError } from '../../../src/errors.ts';
 import type { ApiResponse } from '../../../src/http/answer.ts';
-import type { Exchange } from '../../../src/http/exchange.ts';
+import type { Exchange } from '../../../src/shared/exchange.ts';
 import { ConformanceFailure } from '../../../src/harness/failure.ts';
 import { keptByRecord, noteDeleteSent, requireKept, requireRetrievable, retrieveLosesWidgets, unprovenBecauseLost } from '../../../src/harness/prerequisites.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';

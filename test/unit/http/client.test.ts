@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../../src/errors.ts';
-import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
+import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/shared/exchange.ts';
 import { ADAPTIVE_MAX_SLOTS, HttpClient, IDLE_KEEP_ALIVE_MS, installWriteGate, parseJsonBody, parseRetryAfter, type ClientOptions, type WritePass } from '../../../src/http/client.ts';
 
 // The HTTP layer is tested here without the ownership ledger's door (client/door.ts, which

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { colourWanted, settleColour } from '../../../src/cli/run/colour.ts';
 import { renderSummary } from '../../../src/cli/run/summary.ts';
-import type { Exchange } from '../../../src/http/exchange.ts';
+import type { Exchange } from '../../../src/shared/exchange.ts';
 import { ANSI_PAINT, LINE_MAX, NO_PAINT, replayLines } from '../../../src/report/console-report.ts';
 import type { FailureReport, TestOutcome } from '../../../src/report/model.ts';
 import { ruleById, RULES } from '../../../src/rules.ts';

@@ -3,8 +3,8 @@
  * without a server, and a rule context that records what a check does with them.
  */
 import type { WalkEnd, WalkPage, WalkResult } from '../../../src/client/walk.ts';
-import type { Exchange } from '../../../src/http/exchange.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import type { Exchange } from '../../../src/shared/exchange.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 import { ConformanceFailure, type FailureDetail } from '../../../src/harness/failure.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
 import { ruleById } from '../../../src/rules.ts';
