@@ -3,6 +3,7 @@
  * help. It is the single source of truth: parsing (parse.ts), --help (help.ts), .env.example
  * and docs/options.md (tools/docs.ts) all follow from it.
  */
+import { SECOND_ACCOUNT_MARK } from '../rules.ts';
 
 /** A run's settings: one field per option of the table below, and what parsing derives (seedGiven, concurrencyGiven). */
 export interface SuiteConfig {
@@ -116,13 +117,13 @@ export const OPTIONS: readonly OptionDef[] = [
     defaultText: 'none; required with --base-url', description: 'Bearer token of the account under test' },
   { flag: '--second-token', env: 'WIDGET_SECOND_TOKEN', kind: 'string', key: 'secondToken', arg: 'token', secret: true,
     defaultText: 'none (the run then stops with exit 2, unless --without-second-token)',
-    description: 'Bearer token of a second account: the isolation rules (ISO, MUST) need it; without it the run stops with exit 2 before any request, unless --without-second-token is given' },
+    description: `Bearer token of a second account, for the rules whose checks need two accounts (--list marks them "${SECOND_ACCOUNT_MARK}"); without it the run stops with exit 2 before any request, unless --without-second-token is given` },
   { flag: '--token-command', env: 'WIDGET_TOKEN_COMMAND', kind: 'command', key: 'tokenCommand', arg: 'cmd',
     envNote: 'For example: WIDGET_TOKEN_COMMAND="vault kv get -field=token secret/widgets"', defaultText: 'none', description: 'Shell command whose output is the token of the account under test (instead of --token); run again when the target stops accepting the token' },
   { flag: '--second-token-command', env: 'WIDGET_SECOND_TOKEN_COMMAND', kind: 'command', key: 'secondTokenCommand', arg: 'cmd',
     defaultText: 'none', description: 'Shell command whose output is the token of the second account (instead of --second-token)' },
   { flag: '--without-second-token', env: 'WIDGET_WITHOUT_SECOND_TOKEN', kind: 'bool', key: 'withoutSecondToken', default: false,
-    description: 'Run without a second account: the isolation rules are not run, and every format\'s verdict says PASSED (partial: …) naming them, never CONFORMANT (without this, a run with no second token stops with exit 2 before any request)' },
+    description: 'Run without a second account: the rules that need one are not run, and every format\'s verdict says PASSED (partial: …) naming them, never CONFORMANT (without this, a run with no second token stops with exit 2 before any request)' },
   { flag: '--header', env: 'WIDGET_HEADERS', kind: 'headers', key: 'headers', arg: 'name: value', secret: true,
     envNote: 'Several headers: one per line, in double quotes, for example WIDGET_HEADERS="X-Tenant: t1\\nX-Api-Key: k"', defaultText: 'none', description: 'Header sent on every request, as "Name: value"; repeatable (in WIDGET_HEADERS one per line); shown as sent in all output unless it is secret (see --secret-header)' },
   { flag: '--secret-header', env: 'WIDGET_SECRET_HEADERS', kind: 'string', key: 'secretHeaders', arg: 'names', repeatable: true,

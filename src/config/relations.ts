@@ -24,7 +24,7 @@ export function checkRelations(c: SuiteConfig, sources: ReadonlyMap<OptionDef['k
     throw new ConfigError(`${from('keepFailing')} needs --base-url: the embedded reference server stops with the run, and its widgets with it`);
   }
   if (c.secondToken !== undefined && c.secondToken === c.token) {
-    throw new ConfigError(`${from('secondToken')} must differ from ${from('token')}: isolation checks need two accounts`);
+    throw new ConfigError(`${from('secondToken')} must differ from ${from('token')}: the second account needs a token of its own`);
   }
   if (c.implementation !== undefined && (c.implementation.length > IMPLEMENTATION_MAX || /[\p{Cc}]/u.test(c.implementation))) {
     throw new ConfigError(`${from('implementation')} must be at most ${IMPLEMENTATION_MAX} characters without control characters, e.g. acme-widgets@2.3.1`);

@@ -14,7 +14,10 @@ export interface RuleContext {
   readonly settings: SuiteSettings;
   /** The account under test. */
   readonly api: WidgetApi;
-  /** The second account; present only in tests declared with `needs: 'second-token'`. */
+  /**
+   * The second account. A rule that needs it is marked `secondAccount` in the catalogue (rules.ts)
+   * and skipped when the run has none; any other test asks `settings.secondToken` first.
+   */
   readonly second: WidgetApi;
   /**
    * A fresh widget name: the run marker (so the sweep finds it), the rule id and a number.

@@ -14,8 +14,6 @@ import type { RuleContext } from './rule-context.ts';
 import { onBrokenTest } from './failing-widgets.ts';
 
 export interface RuleOptions {
-  /** Skipped (saying how to enable it) when the run has no second account. */
-  readonly needs?: 'second-token';
   /** Runs alone, after the concurrent tests before it: for tests whose writes would disturb other tests' walks. */
   readonly sequential?: boolean;
 }
@@ -36,7 +34,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
     await ctx.annotate(r.level, 'level');
     await ctx.annotate(r.section, 'section');
     const run = runContext();
-    if ((options.needs === 'second-token' || r.secondAccount) && !run.second) {
+    // The catalogue says which rules need a second account (Rule.secondAccount): the one declaration.
+    if (r.secondAccount && !run.second) {
       await ctx.annotate(SECOND_TOKEN_HINT, 'skip-reason');
       ctx.skip(SECOND_TOKEN_HINT);
     }
@@ -116,7 +115,8 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
     settings: s,
     api,
     get second(): WidgetApi {
-      if (!second) throw new Error(`${r.id} uses the second account but was not declared with needs: 'second-token'`);
+      // A rule that cannot do without it is marked secondAccount (and skipped without one); others ask t.settings.secondToken first.
+      if (!second) throw new Error(`${r.id} uses the second account, which this run does not have: mark the rule secondAccount in src/rules.ts, or ask t.settings.secondToken first`);
       return second;
     },
     name: () => `${s.marker} ${r.id} ${(sequence += 1)}`,

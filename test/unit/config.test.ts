@@ -395,7 +395,7 @@ describe('target consistency', () => {
 
   it('rejects a second token equal to the first', () => {
     expect(errorOf(() => resolve([...TARGET], { WIDGET_SECOND_TOKEN: TOKEN }))).toBe(
-      'WIDGET_SECOND_TOKEN must differ from --token: isolation checks need two accounts',
+      'WIDGET_SECOND_TOKEN must differ from --token: the second account needs a token of its own',
     );
   });
 

@@ -25,7 +25,6 @@ import { buildReport, hostOf } from '../../report/build.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { CleanupReport, RunReport } from '../../report/model.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../../report/sanitize.ts';
-import { RULES } from '../../rules.ts';
 import { readCaFile } from '../shared/ca-file.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
@@ -43,7 +42,8 @@ import { exitCodeOf, type RunOutcomes } from './outcomes.ts';
 import { prepareAccounts } from './prepare-accounts.ts';
 import { RunnerProfile, runProfile } from './profile.ts';
 import { runTests } from './run-tests.ts';
-import { isolationRulesNotRun } from './second-account.ts';
+import { secondAccountRulesNotRun } from './second-account.ts';
+import { catalogueListing } from './list.ts';
 import { runnerAccounts } from './runner-accounts.ts';
 import { secretWarnings } from './secret-warnings.ts';
 import { sumStats, totalStats } from './stats.ts';
@@ -59,10 +59,6 @@ const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'ut
 function fail(message: string, code: number): never {
   process.stderr.write(`widget-conformance: ${message}\n`);
   process.exit(code);
-}
-
-function printCatalogue(): void {
-  for (const r of RULES) process.stdout.write(`${r.id.padEnd(7)} ${r.level.padEnd(6)} ${r.section.padEnd(38)} ${r.statement}\n`);
 }
 
 interface Options {
@@ -92,7 +88,7 @@ function loadOptions(): Options | undefined {
       return undefined;
     }
     if (config.list) {
-      printCatalogue();
+      process.stdout.write(catalogueListing());
       return undefined;
     }
     const selection = selectionOf(config, directory);
@@ -369,7 +365,7 @@ async function main(): Promise<number> {
   const options = loadOptions();
   if (!options) return 0;
   const config = await withTokensFromCommands(options.config);
-  const notRun = orExit(() => isolationRulesNotRun(config, options.only));
+  const notRun = orExit(() => secondAccountRulesNotRun(config, options.only));
   const started = new Date();
   const reportDir = resolve(options.directory, config.reportDir);
   checkDestinations(reportDir, config);

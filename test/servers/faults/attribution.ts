@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError, type PageJson, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
 import type { StoredWidget, WidgetInput } from '../../../src/reference/store.ts';
 import { InspectableStore, QuietService, serve } from '../support.ts';
-import type { TestServer } from '../serve.ts';
+import type { TestServer } from '../test-server.ts';
 import { dependentsOf, type FaultCase } from './case.ts';
 
 /** A store that files a widget under the id it is given; a second widget at an id replaces the first (an upsert: last write wins). */
