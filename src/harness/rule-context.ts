@@ -35,7 +35,11 @@ export interface RuleContext {
    * whatever this test concludes. For this rule itself, use fail.
    */
   evidence(ruleId: string, detail: FailureDetail): void;
-  /** Fails the rule unless the condition holds; the detail is built only on failure. */
+  /**
+   * Fails the rule unless the condition holds; the detail is built only on failure. Each call is
+   * an observation of the server: a test that ends having evaluated none (nor failed) is
+   * inconclusive, never passed (rule.ts).
+   */
   check(condition: boolean, detail: () => FailureDetail): void;
   /** Ends the test as skipped: the rule does not apply to a choice this server made (the reason says which). */
   skip(reason: string): Promise<never>;

@@ -5,7 +5,7 @@
  */
 import { test, type TestContext } from 'vitest';
 import type { WidgetApi } from '../client/api.ts';
-import { InconclusiveError, UnprovenDeleteError } from '../errors.ts';
+import { InconclusiveError, NothingObservedError, UnprovenDeleteError } from '../errors.ts';
 import { unprovenBecauseLost, unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn, ruleById, type Rule } from '../rules.ts';
 import { runContext, type RunContext } from './context.ts';
@@ -44,12 +44,14 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       return ctx.skip(reason);
     };
     const seen: Evidence[] = [];
-    const t = makeContext(r, run, skip, ctx.annotate, seen, `${id} ${title}`);
+    const observed: Observed = { checks: 0 };
+    const t = makeRuleContext(r, run, skip, ctx.annotate, seen, `${id} ${title}`, observed);
     try {
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
       // rules that declare it: explainedBy reads the catalogue).
       await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
+      concludeObserved(observed);
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
       // A failure gets its replay, and under --keep-failing its widgets stay (failing-widgets.ts).
@@ -91,6 +93,19 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
   });
 }
 
+/** Why a test that evaluated no check has no verdict (the runner says it of the rule: report/root-causes.ts). */
+export const NOTHING_OBSERVED = 'no verdict: the test made no observation of the server (no check of its rule was evaluated against an answer), so it neither passed nor failed';
+
+/** The checks of its rule a test evaluated against an answer (makeRuleContext counts them). */
+export interface Observed {
+  checks: number;
+}
+
+/** Ends a test whose body returned having evaluated no check: it checked nothing, so no verdict, never a pass. */
+export function concludeObserved(observed: Readonly<Observed>): void {
+  if (observed.checks === 0) throw new NothingObservedError(NOTHING_OBSERVED);
+}
+
 /** The annotation type that carries an Evidence record (failure.ts) to the runner. */
 export const EVIDENCE = 'evidence';
 
@@ -104,10 +119,16 @@ function undeclared(r: Rule, error: InconclusiveError): Error | undefined {
   return new Error(`${r.id} ended inconclusive on ${stray.join(', ')}, which src/rules.ts does not declare among its requirements: a problem of the suite (please report it). ${error.message}`);
 }
 
-function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[], title: string): RuleContext {
+/**
+ * The context a rule's test gets. `observed.checks` counts the checks of the rule evaluated
+ * against an answer (check, fail, and evidence of the rule itself, which is a failure); the shared
+ * helpers reach it only through those, so a helper counts exactly when it evaluated something.
+ */
+export function makeRuleContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[], title: string, observed: Observed): RuleContext {
   const { settings: s, primary: api, second } = run;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
+    observed.checks += 1;
     throw new ConformanceFailure(r, detail, redactor);
   };
   return {
@@ -128,6 +149,7 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
       seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail), redactor));
     },
     check(condition: boolean, detail: () => FailureDetail): void {
+      observed.checks += 1;
       if (!condition) fail(detail());
     },
     skip,

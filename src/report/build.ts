@@ -51,8 +51,17 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
   const causes = rootCauses(
     outcomes.rules.map((r) => {
       const headline = headlineOf(r.tests);
-      const dependsOn = [...new Set(r.tests.filter((t) => t.outcome === 'inconclusive').flatMap((t) => t.dependsOn ?? []))];
-      return { id: r.rule.id, outcome: r.outcome, dependsOn, ...(headline ? { headline } : {}), ...(r.intermittent ? { intermittent: true } : {}) };
+      const inconclusive = r.tests.filter((t) => t.outcome === 'inconclusive');
+      const dependsOn = [...new Set(inconclusive.flatMap((t) => t.dependsOn ?? []))];
+      const observedNothing = inconclusive.filter((t) => t.observedNothing).length;
+      return {
+        id: r.rule.id,
+        outcome: r.outcome,
+        dependsOn,
+        ...(observedNothing > 0 ? { observedNothing: { tests: observedNothing, of: r.tests.length } } : {}),
+        ...(headline ? { headline } : {}),
+        ...(r.intermittent ? { intermittent: true } : {}),
+      };
     }),
   );
   const rules: RuleReport[] = outcomes.rules.map((r) => ({

@@ -244,7 +244,9 @@ export function renderFindings(report: RunReport, paint: Paint = NO_PAINT): stri
     }
   }
   if (inconclusive.length > 0) {
-    out.push('Inconclusive (no verdict: something they depend on is broken):');
+    // Most often a broken rule they depend on; a test that observed nothing, or a problem of the suite, says so in its own note.
+    const why = inconclusive.every((r) => (r.inconclusive?.dependsOn.length ?? 0) > 0) ? 'something they depend on is broken' : 'each says why';
+    out.push(`Inconclusive (no verdict: ${why}):`);
     for (const r of inconclusive) out.push(boundedLine(`  ${r.id.padEnd(7)} ${r.level.padEnd(6)} ${(r.inconclusive?.note ?? firstWords(r)).split('\n')[0] ?? ''}`));
   }
   if (errored.length > 0) {

@@ -38,6 +38,8 @@ export interface TestOutcome {
   readonly runs?: string;
   /** Inconclusive tests: the rules whose failure would explain it (InconclusiveError.dependsOn). */
   readonly dependsOn?: readonly string[];
+  /** Inconclusive because it made no observation of the server: no check was evaluated (errors.ts NothingObservedError). */
+  readonly observedNothing?: true;
   /** A failed or warned test whose every failure another rule's failure would explain (harness/failure.ts explainedBy). */
   readonly explainedBy?: readonly string[];
   /**

@@ -106,7 +106,9 @@ export function runVerdict(run: VerdictInput): RunVerdict {
   const secondAccount = new Set(run.notRun ?? []);
   const skipped = rules.filter((r) => r.outcome === 'skip' || secondAccount.has(r.id)).map((r) => r.id);
   const partlyRun = rules.filter((r) => r.outcome !== 'skip' && !secondAccount.has(r.id) && (run.narrowed === true || r.tests.some(neverRan))).map((r) => r.id);
-  const notInFull = new Set([...notSelected, ...skipped, ...secondAccount, ...partlyRun, ...cut]);
+  // A rule its other tests judged while one observed nothing of the server (cli/outcomes.ts ruleOutcomeOf): passed on part of its checks only.
+  const unobserved = rules.filter((r) => (r.outcome === 'pass' || r.outcome === 'warn') && r.tests.some((t) => t.outcome === 'inconclusive')).map((r) => r.id);
+  const notInFull = new Set([...notSelected, ...skipped, ...secondAccount, ...partlyRun, ...cut, ...unobserved]);
   const rulesRunInFull = catalogue.filter((c) => !notInFull.has(c.id)).length;
   const reasons: string[] = [];
   if (notSelected.length > 0) reasons.push(`${plural(notSelected.length, 'rule')} of the catalogue not selected (--only): ${ids(notSelected)}`);
@@ -115,6 +117,7 @@ export function runVerdict(run: VerdictInput): RunVerdict {
   if (otherSkips.length > 0) reasons.push(`not run: ${ids(otherSkips)} (every test skipped; the reports give each reason)`);
   if (run.narrowed === true) reasons.push('tests selected by name (--test, --only RULE.text or --last-failed): no rule is known to have run in full');
   else if (partlyRun.length > 0) reasons.push(`some tests not run: ${ids(partlyRun)}`);
+  if (unobserved.length > 0) reasons.push(`some tests made no observation of the server (no check evaluated, so no verdict): ${ids(unobserved)}`);
   // One reason per rule and note: two checks of a rule stopped alike are said once, counted.
   const cutNotes = new Map<string, number>();
   for (const c of cutShort) cutNotes.set(`${c.rule} ${cutShortNote(c.runs)}`, (cutNotes.get(`${c.rule} ${cutShortNote(c.runs)}`) ?? 0) + 1);
