@@ -183,7 +183,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--test', env: 'WIDGET_TEST', kind: 'string', key: 'testName', arg: 'text', defaultText: 'every test',
     description: 'Run only the tests whose names contain this text, or match /regex/flags (below --only, as vitest -t; --only RULE.text does both); the run is then partial' },
   { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,
-    description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json); the run is then partial" },
+    description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json), saying in one line which run and tests; the run is then partial. A run stopped before its first test (exit 2 or 3) leaves that report as it was" },
   { flag: '--keep-failing', env: 'WIDGET_KEEP_FAILING', kind: 'bool', key: 'keepFailing', default: false,
     description: "Leave the widgets of failing tests in place (journalled, listed by id) so that their replays find them; `cleanup` deletes them later (needs --base-url)" },
   { flag: '--write-baseline', env: 'WIDGET_WRITE_BASELINE', kind: 'string', key: 'writeBaseline', arg: 'file', defaultText: 'none',

@@ -4,14 +4,14 @@
  * the suites, sweeps up what the run created, writes the reports and exits:
  * 0 conformant, 1 a rule failed, 2 usage or configuration error, 3 the suite could not run,
  * 130/143 interrupted. main() at the bottom is the sequence of steps; the steps with a job of
- * their own live beside it (prepare-accounts.ts, run-tests.ts, cleanup-after-tests.ts).
+ * their own live beside it (options.ts, prepare-accounts.ts, run-tests.ts, cleanup-after-tests.ts).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { WidgetApi } from '../../client/api.ts';
 import { JOURNAL_PREFIX, Journal } from '../../client/ledger.ts';
-import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../config.ts';
+import { redactedConfig, secretsOf, type SuiteConfig } from '../../config.ts';
 import { newMarker } from '../../harness/marker.ts';
 import type { SuiteSettings } from '../../harness/settings.ts';
 import { refusedBeyondBudget, renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
@@ -19,25 +19,19 @@ import { clientOptions } from '../../http/client-options.ts';
 import { HttpClient, type ClientStats } from '../../http/client.ts';
 import { secretHeaderSet } from '../../http/header-secrecy.ts';
 import { Redactor } from '../../http/redact.ts';
-import { displayPath, PROJECT_ROOT, userDirectory } from '../../paths.ts';
+import { displayPath, PROJECT_ROOT } from '../../paths.ts';
 import { buildReport, hostOf } from '../../report/build.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { CleanupReport, RunReport } from '../../report/model.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../../report/sanitize.ts';
-import { RULES } from '../../rules.ts';
-import { readCaFile } from '../shared/ca-file.ts';
-import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
-import type { Selection } from '../shared/selection.ts';
-import { withCommandTokens } from '../shared/token-commands.ts';
-import { readBaseline } from './baseline.ts';
 import { rerunSettings, withReruns } from './reruns.ts';
-import { selectionOf, selectionReport } from './run-selection.ts';
-import { checkBaselineTarget, writeBaseline } from './write-baseline.ts';
+import { selectionReport } from './run-selection.ts';
+import { writeBaseline } from './write-baseline.ts';
 import { cleanUpAfterTests, type RunToClean } from './cleanup-after-tests.ts';
-import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { describeCleanup, type CleanupOutcome } from './final-cleanup.ts';
 import { Interrupt } from './interrupt.ts';
+import { checkDestinations, fail, loadOptions, orExit, withTokensFromCommands, type Options } from './options.ts';
 import { exitCodeOf, type RunOutcomes } from './outcomes.ts';
 import { prepareAccounts } from './prepare-accounts.ts';
 import { RunnerProfile, runProfile } from './profile.ts';
@@ -54,92 +48,6 @@ import { guardVerdict, NO_VERDICT_EXIT } from './verdict-guard.ts';
 import { removeStaleReports, writeReports, type Leak } from './write-reports.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-
-function fail(message: string, code: number): never {
-  process.stderr.write(`widget-conformance: ${message}\n`);
-  process.exit(code);
-}
-
-function printCatalogue(): void {
-  for (const r of RULES) process.stdout.write(`${r.id.padEnd(7)} ${r.level.padEnd(6)} ${r.section.padEnd(38)} ${r.statement}\n`);
-}
-
-interface Options {
-  readonly config: SuiteConfig;
-  /** Where the user ran the command from: relative paths are theirs, and printed paths are for them. */
-  readonly directory: string;
-  /** The .env file that was read, absolute; absent when there was none. */
-  readonly envFile?: string;
-  readonly only?: ReadonlySet<string>;
-  /** The tests chosen within the rules: --test, `--only RULE.text`, --last-failed. */
-  readonly selection?: Selection;
-  readonly baseline?: ReadonlySet<string>;
-  /** PEM text of --ca-file. */
-  readonly ca?: string;
-}
-
-/** The configuration, or one line and exit 2; undefined when --help or --list was answered. */
-function loadOptions(): Options | undefined {
-  try {
-    // First: when npm kept the suite's flags, the rest of the configuration is not what the user meant.
-    checkNpmKeptOptions(process.env);
-    const directory = userDirectory(process.env);
-    const envFile = envFilePath(process.env);
-    const config = resolveConfig(process.argv.slice(2), process.env, { envFile });
-    if (config.help) {
-      process.stdout.write(`${helpText()}\n`);
-      return undefined;
-    }
-    if (config.list) {
-      printCatalogue();
-      return undefined;
-    }
-    const selection = selectionOf(config, directory);
-    const only = selection?.rules;
-    if (config.writeBaseline !== undefined) checkBaselineTarget(resolve(directory, config.writeBaseline), config.writeBaseline);
-    const baseline = config.baseline === undefined ? undefined : readBaseline(resolve(directory, config.baseline));
-    const ca = config.caFile === undefined ? undefined : readCaFile(resolve(directory, config.caFile), config.caFile);
-    // resolveConfig has read it (or thrown) if it exists.
-    const read = existsSync(envFile) ? { envFile } : {};
-    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 2);
-    throw error;
-  }
-}
-
-/** The configuration with the tokens of --token-command and --second-token-command, or one line and exit 2. */
-async function withTokensFromCommands(config: SuiteConfig): Promise<SuiteConfig> {
-  try {
-    // Before the probe, and before any output: a token command that fails costs nothing else.
-    return await withCommandTokens(config);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 2);
-    throw error;
-  }
-}
-
-/** The value, or one line and exit 2 for a ConfigError. */
-function orExit<T>(step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 2);
-    throw error;
-  }
-}
-
-/** Checks that the report directory and the job summary can be written, or one line and exit 2. */
-function checkDestinations(reportDir: string, config: SuiteConfig): void {
-  try {
-    // Before the first request: a destination that cannot be written must not cost a run.
-    prepareReportDir(reportDir);
-    checkStepSummary(process.env.GITHUB_STEP_SUMMARY);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(new Redactor(secretsOf(config)).text(error.message), 2);
-    throw error;
-  }
-}
 
 /** What the steps of a run share, from the moment it has a target until it is closed. */
 interface Run {
@@ -186,8 +94,6 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
   const redactor = new Redactor(secrets, secretHeaderSet(config.secretHeaders));
   redactProcessOutput(redactor, () => learnRenewedTokens(redactor, statsDir));
-  // A killed run must not leave the previous run's verdict (another target's, maybe) for CI to upload.
-  for (const p of removeStaleReports(reportDir)) process.stderr.write(`widget-conformance: warning: ${p}\n`);
   for (const w of secretWarnings(redactor, process.argv.slice(2), process.env)) process.stderr.write(`widget-conformance: warning: ${w}\n`);
   const marker = newMarker();
   const deadline = started.getTime() + config.maxRunTimeMs;
@@ -238,7 +144,8 @@ function settingsFor(run: Run): SuiteSettings {
 /** Announces the marker and the seed, then runs the tests (a second attempt included). */
 async function testOutcomes(run: Run): Promise<RunOutcomes> {
   process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-  const { only, selection } = run.options;
+  const { only, selection, lastFailedLine } = run.options;
+  if (lastFailedLine !== undefined) process.stdout.write(`${lastFailedLine}\n`);
   const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
   // Each failed or warned test gets the one command that reruns it (tokens from the environment).
   return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0));
@@ -375,7 +282,12 @@ async function main(): Promise<number> {
   const run = await openRun({ options, config, notRun, started, reportDir });
   try {
     const stopped = await prepareAccounts(run);
+    // A run that stops here (a refused token, an unreachable target, a signal) has written nothing:
+    // the previous run's reports and its --last-failed data stay as they were.
     if (stopped !== undefined) return stopped;
+    // From the first test on, the run will write reports of its own: a run killed from here must
+    // not leave the previous run's verdict (another target's, maybe) for CI to upload.
+    for (const p of removeStaleReports(run.reportDir)) process.stderr.write(`widget-conformance: warning: ${p}\n`);
     const outcomes = await testOutcomes(run);
     const swept = await cleanUpAfterTests(toClean(run));
     const findings = findingsOf(run, outcomes, swept);

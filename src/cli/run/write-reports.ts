@@ -6,8 +6,10 @@
  *
  * Each file is written to a new temporary file in the report directory, then renamed over its
  * name: a reader never sees half a report, and a symlink planted at a report's name is
- * replaced, never written through. The previous run's files are removed before the first
- * request (removeStaleReports), so a run killed midway leaves no other run's verdict behind.
+ * replaced, never written through. The previous run's files are removed once the target has
+ * accepted the run, before its first test (removeStaleReports, called by cli/run/main.ts): a run
+ * killed midway leaves no other run's verdict behind, and a run stopped by a refused token or an
+ * unreachable target leaves the previous run's reports (and --last-failed's data) as they were.
  */
 import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
