@@ -14,7 +14,7 @@ import { JOURNAL_PREFIX, Journal } from '../../client/ledger.ts';
 import { redactedConfig, secretsOf, type SuiteConfig } from '../../config.ts';
 import { newMarker } from '../../harness/marker.ts';
 import type { SuiteSettings } from '../../harness/settings.ts';
-import { refusedBeyondBudget, renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
+import { liveRequests, refusedBeyondBudget, renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
 import { clientOptions } from '../../http/client-options.ts';
 import { HttpClient, type ClientStats } from '../../http/client.ts';
 import { secretHeaderSet } from '../../http/header-secrecy.ts';
@@ -31,6 +31,7 @@ import { writeBaseline } from './write-baseline.ts';
 import { cleanUpAfterTests, type RunToClean } from './cleanup-after-tests.ts';
 import { describeCleanup, type CleanupOutcome } from './final-cleanup.ts';
 import { Interrupt } from './interrupt.ts';
+import { RunProgress } from './progress.ts';
 import { checkDestinations, fail, loadOptions, orExit, withTokensFromCommands, type Options } from './options.ts';
 import { exitCodeOf, type RunOutcomes } from './outcomes.ts';
 import { prepareAccounts } from './prepare-accounts.ts';
@@ -77,6 +78,10 @@ interface Run {
   readonly runnerProfile: RunnerProfile;
   /** The console's colours: none under NO_COLOR or FORCE_COLOR=0 (colour.ts). */
   readonly paint: Paint;
+  /** The progress line, from the first request to the summary (progress.ts). */
+  readonly progress: RunProgress;
+  /** The final cleanup's client, once it exists: its requests count on the progress line. */
+  readonly watched: { cleaner?: HttpClient };
 }
 
 /**
@@ -104,11 +109,15 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   const journal = new Journal(journalFile, (text) => redactor.text(text));
   const runnerProfile = new RunnerProfile();
   const accounts = runnerAccounts(client, target, marker, journal, runnerProfile.observe);
-  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile, paint };
+  // Every request of the run: the runner's own, the workers' (as they record them), the cleanup's.
+  const watched: Run['watched'] = {};
+  const progress = RunProgress.forRun(() => client.stats.requests + liveRequests(statsDir) + (watched.cleaner?.stats.requests ?? 0));
+  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile, paint, progress, watched };
 }
 
 /** Releases what the run holds, however it ended: the stats folder, the runner's client, the embedded server. */
 async function closeRun(run: Run): Promise<void> {
+  run.progress.stop();
   rmSync(run.statsDir, { recursive: true, force: true });
   await run.client.close();
   await run.target.server?.close();
@@ -146,7 +155,7 @@ async function testOutcomes(run: Run): Promise<RunOutcomes> {
   process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
   const { only, selection, lastFailedLine } = run.options;
   if (lastFailedLine !== undefined) process.stdout.write(`${lastFailedLine}\n`);
-  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
+  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir, progress: run.progress });
   // Each failed or warned test gets the one command that reruns it (tokens from the environment).
   return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0));
 }
@@ -217,11 +226,20 @@ function reportOf(run: Run, findings: Findings): RunReport {
   );
 }
 
+/** The final cleanup, said on the progress line step by step. */
+async function cleanUp(run: Run): Promise<Awaited<ReturnType<typeof cleanUpAfterTests>>> {
+  let step = 'starting';
+  run.progress.phase(() => `cleanup: ${step}`);
+  return cleanUpAfterTests(toClean(run), { onClient: (c) => (run.watched.cleaner = c), onStep: (s) => (step = s) });
+}
+
 /** Writes the reports, lets the journal go once nothing is left, and prints the summary. */
-function publish(run: Run, findings: Findings): { problems: string[]; leaks: Leak[] } {
+async function publish(run: Run, findings: Findings): Promise<{ problems: string[]; leaks: Leak[] }> {
   const report = reportOf(run, findings);
   learnRenewedTokens(run.redactor, run.statsDir);
-  const { files, problems, leaks } = writeReports(run.reportDir, report, run.redactor);
+  let writing = '';
+  run.progress.phase(() => `writing the reports: ${writing}`);
+  const { files, problems, leaks } = await writeReports(run.reportDir, report, run.redactor, (name, i, n) => (writing = `${name} (${i + 1} of ${n})`));
   const { writeBaseline: baselineFile } = run.config;
   if (baselineFile !== undefined) {
     // After the reports, from the same report: the rules that failed (and under --strict, warned).
@@ -231,6 +249,7 @@ function publish(run: Run, findings: Findings): { problems: string[]; leaks: Lea
   }
   // Nothing is left for `cleanup` to do: the journal has served.
   if (findings.cleanup.verified) rmSync(run.journalFile, { force: true });
+  run.progress.stop();
   process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
   return { problems, leaks };
 }
@@ -281,6 +300,8 @@ async function main(): Promise<number> {
   checkDestinations(reportDir, config);
   const run = await openRun({ options, config, notRun, started, reportDir });
   try {
+    run.progress.phase(() => 'checking the target and taking stock of what the accounts hold');
+    run.progress.start();
     const stopped = await prepareAccounts(run);
     // A run that stops here (a refused token, an unreachable target, a signal) has written nothing:
     // the previous run's reports and its --last-failed data stay as they were.
@@ -289,9 +310,9 @@ async function main(): Promise<number> {
     // not leave the previous run's verdict (another target's, maybe) for CI to upload.
     for (const p of removeStaleReports(run.reportDir)) process.stderr.write(`widget-conformance: warning: ${p}\n`);
     const outcomes = await testOutcomes(run);
-    const swept = await cleanUpAfterTests(toClean(run));
+    const swept = await cleanUp(run);
     const findings = findingsOf(run, outcomes, swept);
-    return exitCodeAfter(run, findings, publish(run, findings));
+    return exitCodeAfter(run, findings, await publish(run, findings));
   } finally {
     await closeRun(run);
   }

@@ -88,9 +88,10 @@ export interface Leak {
 /**
  * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg and appends the
  * Markdown to a GitHub job summary. Returns the paths written, one line per file that could
- * not be, and the files the tripwire kept back (each a suite error).
+ * not be, and the files the tripwire kept back (each a suite error). Between files it lets the
+ * event loop run (the progress line's timer among others) and tells `onFile` which file is next.
  */
-export function writeReports(dir: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[]; leaks: Leak[] } {
+export async function writeReports(dir: string, report: RunReport, redactor: Redactor, onFile?: (name: string, index: number, total: number) => void): Promise<{ files: string[]; problems: string[]; leaks: Leak[] }> {
   const files: string[] = [];
   const problems: string[] = [];
   const leaks: Leak[] = [];
@@ -109,7 +110,11 @@ export function writeReports(dir: string, report: RunReport, redactor: Redactor)
       problems.push(`could not write ${file}: ${reason(error)}`);
     }
   };
-  for (const [name, render] of REPORT_FILES) write(join(dir, name), () => render(report));
+  for (const [index, [name, render]] of REPORT_FILES.entries()) {
+    onFile?.(name, index, REPORT_FILES.length);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    write(join(dir, name), () => render(report));
+  }
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
   return { files, problems, leaks };
