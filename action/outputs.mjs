@@ -73,7 +73,8 @@ function main() {
     // An earlier run's report is not this run's: its outputs stay empty.
     report = writtenSince(reportFile, startedMs) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
   } catch (error) {
-    process.stderr.write(`action/outputs.mjs: ${reportFile} is not JSON (${error instanceof Error ? error.message : String(error)})\n`);
+    // The directory is an input's value: not shown (the report-dir output says where it is).
+    process.stderr.write(`action/outputs.mjs: conformance.json in the report directory is not JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n`);
   }
   if (!report || typeof report !== 'object' || !(Date.parse(report.startedAt) >= startedMs)) report = undefined;
   if (report) {

@@ -135,9 +135,13 @@ describe('the GitHub Action, its run steps run as a runner runs them', { timeout
     // The runtime dependencies only, through npm's cache of the suite's own; dist/ was compiled: no compiler installed.
     const cache = step(run, /^Restore npm's cache/);
     expect(cache.ran).toBe(true);
-    expect(cache.uses).toMatch(/^actions\/cache@v\d+$/);
+    expect(cache.uses).toMatch(/^actions\/cache\/restore@v\d+$/);
     const lockHash = createHash('sha256').update(readFileSync(join(actionPath, 'package-lock.json'))).digest('hex').slice(0, 32);
     expect(cache.with).toEqual({ path: join(run.runnerTemp, 'widget-conformance-npm-cache'), key: `widget-conformance-npm-Linux-X64-${lockHash}` });
+    // No cache was found (the stand-in restores nothing): saved right after the install, under the same key.
+    const saved = step(run, /^Save npm's cache/);
+    expect(saved.ran).toBe(true);
+    expect(saved.with).toEqual(cache.with);
     expect(npmCalls(npm.log).filter((c) => c.startsWith(`${actionPath} `))).toEqual([`${actionPath} ci --omit=dev --prefer-offline --no-audit --no-fund --cache ${cache.with!.path}`]);
     expect(readFileSync(join(actionPath, 'node_modules', '.widget-conformance-install'), 'utf8').trim()).toBe(cache.with!.key);
     const reports = join(run.workspace, 'reports');
@@ -191,6 +195,7 @@ describe('the GitHub Action, its run steps run as a runner runs them', { timeout
     expect(again.failed, explain(again)).toBe(false);
     expect(step(again, /^Restore npm's cache/).ran, 'no cache restored').toBe(false);
     expect(step(again, /^Install/).ran, 'nothing installed again').toBe(false);
+    expect(step(again, /^Save npm's cache/).ran, 'nor saved').toBe(false);
     expect(npmCalls(npm.log).slice(before).filter((c) => c.startsWith(`${actionPath} `))).toHaveLength(2);
   });
 

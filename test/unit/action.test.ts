@@ -178,14 +178,20 @@ describe('the install: what running needs, never the test toolchain', () => {
     expect(scripts).toMatch(/if ! node bin\/build\.mjs --check; then[\s\S]*npm install[\s\S]*\nfi\n/);
   });
 
-  test('npm\'s cache is actions/cache keyed on the action\'s own lockfile (setup-node\'s cache cannot hash a file outside the workspace), and both are skipped once installed', () => {
+  test('npm\'s cache is actions/cache keyed on the action\'s own lockfile (setup-node\'s cache cannot hash a file outside the workspace), restored before the install and saved right after it (not at the end of a job that may fail), all skipped once installed', () => {
     const setupNode = action.runs.steps.find((st) => st.uses?.startsWith('actions/setup-node@'))!;
     expect(setupNode.with ?? {}).not.toHaveProperty('cache');
-    const cache = action.runs.steps.find((st) => st.uses?.startsWith('actions/cache@'))!;
-    expect(cache.with).toEqual({ path: '${{ steps.install-state.outputs.npm-cache }}', key: '${{ steps.install-state.outputs.key }}' });
+    const restore = action.runs.steps.find((st) => st.uses?.startsWith('actions/cache/restore@'))!;
+    const save = action.runs.steps.find((st) => st.uses?.startsWith('actions/cache/save@'))!;
+    const where = { path: '${{ steps.install-state.outputs.npm-cache }}', key: '${{ steps.install-state.outputs.key }}' };
+    expect(restore.with).toEqual(where);
+    expect(save.with).toEqual(where);
+    expect(action.runs.steps.filter((st) => st.uses?.startsWith('actions/cache@')), 'no save at the job\'s end').toEqual([]);
     const install = action.runs.steps.find((st) => st.name === 'Install the conformance suite')!;
-    for (const st of [cache, install]) expect(st.if).toBe("steps.install-state.outputs.installed != 'true'");
-    expect(action.runs.steps.indexOf(cache)).toBeLessThan(action.runs.steps.indexOf(install));
+    for (const st of [restore, install]) expect(st.if).toBe("steps.install-state.outputs.installed != 'true'");
+    expect(save.if).toBe(`steps.install-state.outputs.installed != 'true' && steps.${restore.id}.outputs.cache-hit != 'true'`);
+    const at = (st: unknown) => action.runs.steps.indexOf(st as (typeof action.runs.steps)[number]);
+    expect([at(restore), at(install), at(save)]).toEqual([at(restore), at(restore) + 1, at(restore) + 2]);
   });
 
   test('the runtime dependencies hold no package of the test toolchain', () => {
