@@ -36,6 +36,8 @@ export interface SuiteConfig {
   maxRunTimeMs: number;
   maxWidgets: number;
   propertyBudgetMs: number;
+  /** --property-budget was given: a wall-clock limit as given; otherwise the default, counted in requests at the server's pace (harness/property.ts). */
+  propertyBudgetGiven: boolean;
   listSettleMs: number;
   only?: string;
   /** --test: a test-name filter below --only (a substring of the title, or /regex/). */
@@ -109,6 +111,19 @@ export const IMPLEMENTATION_MAX = 200;
 export const INT32_MIN = -(2 ** 31);
 export const INT32_MAX = 2 ** 31 - 1;
 
+/**
+ * The default property budget, in requests (harness/property.ts): a property stops once the run
+ * has sent this many since it began (and --property-budget's default time has passed). About what
+ * a whole run of the catalogue sends (some 2,900): no property is stopped before the rest of the
+ * run could have finished at the same pace.
+ */
+export const PROPERTY_BUDGET_REQUESTS = 3_000;
+/**
+ * The default property budget's bound in time, whatever the pace: what 3,000 requests take at 5
+ * per second. A slower server's properties are cut short, and the verdict says so.
+ */
+export const PROPERTY_BUDGET_CAP_MS = 600_000;
+
 /** Every option the suite understands, in --help order. */
 export const OPTIONS: readonly OptionDef[] = [
   { flag: '--base-url', env: 'WIDGET_BASE_URL', kind: 'url', key: 'baseUrl', arg: 'url',
@@ -165,7 +180,8 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--max-widgets', env: 'WIDGET_MAX_WIDGETS', kind: 'int', key: 'maxWidgets', arg: 'n', min: 1, default: 10000,
     description: 'Most widgets the accounts under test may hold; list walks stop beyond it' },
   { flag: '--property-budget', env: 'WIDGET_PROPERTY_BUDGET_MS', kind: 'int', key: 'propertyBudgetMs', arg: 'ms', min: 1,
-    unit: 'milliseconds', default: 60_000, description: 'Longest time one property may run, in milliseconds; it then stops and reports the runs completed, and the verdict says PASSED (partial: …) naming the check cut short, never CONFORMANT' },
+    unit: 'milliseconds', default: 60_000,
+    description: `Longest time one property may run, in milliseconds; it then stops and reports the runs completed, and the verdict says PASSED (partial: …) naming the check cut short, never CONFORMANT. Without it the budget scales with the pace the server allows: a property stops only once 60 s have passed and the run has sent ${PROPERTY_BUDGET_REQUESTS} requests since it began (at most ${PROPERTY_BUDGET_CAP_MS / 60_000} minutes, and never past --max-run-time), so a rate-limited or slow server gets as many answers as a fast one` },
   { flag: '--list-settle-ms', env: 'WIDGET_LIST_SETTLE_MS', kind: 'int', key: 'listSettleMs', arg: 'ms', min: 0, max: 60_000,
     unit: 'milliseconds', default: 0,
     description: 'Accept a list that shows a created widget, or stops showing a deleted one, within this many milliseconds (0: lists are judged at once); every report states the window' },
@@ -174,7 +190,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--test', env: 'WIDGET_TEST', kind: 'string', key: 'testName', arg: 'text', defaultText: 'every test',
     description: 'Run only the tests whose names contain this text, or match /regex/flags (below --only, as vitest -t; --only RULE.text does both); the run is then partial' },
   { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,
-    description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json); the run is then partial" },
+    description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json), saying in one line which run and tests; the run is then partial. A run stopped before its first test (exit 2 or 3) leaves that report as it was" },
   { flag: '--keep-failing', env: 'WIDGET_KEEP_FAILING', kind: 'bool', key: 'keepFailing', default: false,
     description: "Leave the widgets of failing tests in place (journalled, listed by id) so that their replays find them; `cleanup` deletes them later (needs --base-url)" },
   { flag: '--write-baseline', env: 'WIDGET_WRITE_BASELINE', kind: 'string', key: 'writeBaseline', arg: 'file', defaultText: 'none',

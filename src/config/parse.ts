@@ -38,6 +38,7 @@ export function resolveConfig(
   }
   config.seedGiven = config.seed !== undefined;
   config.concurrencyGiven = sources.has('concurrency');
+  config.propertyBudgetGiven = sources.has('propertyBudgetMs');
   config.seed ??= randomInt(INT32_MIN, INT32_MAX + 1);
 
   // Every field was filled from a table entry whose key and kind are checked against SuiteConfig.

@@ -36,8 +36,9 @@ export interface CleanupOutcome {
 export async function finalCleanup(
   accounts: readonly WidgetApi[],
   held: readonly Claim[],
-  options: { maxPages: number; minSweeps: number; journal?: readonly JournalEntry[]; torn?: readonly TornLine[] },
+  options: { maxPages: number; minSweeps: number; journal?: readonly JournalEntry[]; torn?: readonly TornLine[]; onStep?: (step: string) => void },
 ): Promise<CleanupOutcome> {
+  const step = options.onStep ?? ((): void => undefined);
   const byName = new Map(accounts.map((a) => [a.account, a]));
   const ownership = accounts[0]!.ownership;
   if (options.journal) ownership.loadEntries(options.journal);
@@ -48,12 +49,15 @@ export async function finalCleanup(
     if (c.kept !== undefined) claim.kept = c.kept;
   }
   const before = ownership.outstanding().length;
+  step(`deleting the ${before} widget(s) the run still holds`);
   await deleteAllHeld(accounts);
   let deleted = before - ownership.outstanding().length;
   // What the tests deleted themselves is only a 2xx: each is retrieved until it is proven gone.
+  step('proving each deleted widget gone (a retrieve answers 404 or 410)');
   await proveAllGone(accounts);
   let sweeps: SweepResult[] = [];
   for (let pass = 1; pass <= MAX_SWEEPS; pass += 1) {
+    step(`walking every account for the run's marker (sweep ${pass})`);
     sweeps = [];
     for (const api of accounts) sweeps.push(await sweep(api, options.maxPages));
     deleted += sweeps.reduce((n, s) => n + s.deleted.length, 0);

@@ -16,7 +16,9 @@ export function rerunSettings(config: SuiteConfig, embedded: boolean, withoutSec
   for (const key of REPEATED) {
     const def = OPTIONS.find((o) => o.key === key);
     const value = config[key];
-    if (!def || value === undefined || value === def.default) continue;
+    // The property budget as given, even at its default's value: not given, it scales with the pace instead.
+    const given = key === 'propertyBudgetMs' ? config.propertyBudgetGiven : value !== def?.default;
+    if (!def || value === undefined || !given) continue;
     extra.push([def.flag, String(value)]);
   }
   if (config.concurrencyGiven) extra.push(['--concurrency', String(config.concurrency)]);

@@ -6,8 +6,10 @@
  *
  * Each file is written to a new temporary file in the report directory, then renamed over its
  * name: a reader never sees half a report, and a symlink planted at a report's name is
- * replaced, never written through. The previous run's files are removed before the first
- * request (removeStaleReports), so a run killed midway leaves no other run's verdict behind.
+ * replaced, never written through. The previous run's files are removed once the target has
+ * accepted the run, before its first test (removeStaleReports, called by cli/run/main.ts): a run
+ * killed midway leaves no other run's verdict behind, and a run stopped by a refused token or an
+ * unreachable target leaves the previous run's reports (and --last-failed's data) as they were.
  */
 import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -86,9 +88,10 @@ export interface Leak {
 /**
  * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg and appends the
  * Markdown to a GitHub job summary. Returns the paths written, one line per file that could
- * not be, and the files the tripwire kept back (each a suite error).
+ * not be, and the files the tripwire kept back (each a suite error). Between files it lets the
+ * event loop run (the progress line's timer among others) and tells `onFile` which file is next.
  */
-export function writeReports(dir: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[]; leaks: Leak[] } {
+export async function writeReports(dir: string, report: RunReport, redactor: Redactor, onFile?: (name: string, index: number, total: number) => void): Promise<{ files: string[]; problems: string[]; leaks: Leak[] }> {
   const files: string[] = [];
   const problems: string[] = [];
   const leaks: Leak[] = [];
@@ -107,7 +110,11 @@ export function writeReports(dir: string, report: RunReport, redactor: Redactor)
       problems.push(`could not write ${file}: ${reason(error)}`);
     }
   };
-  for (const [name, render] of REPORT_FILES) write(join(dir, name), () => render(report));
+  for (const [index, [name, render]] of REPORT_FILES.entries()) {
+    onFile?.(name, index, REPORT_FILES.length);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    write(join(dir, name), () => render(report));
+  }
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
   return { files, problems, leaks };
