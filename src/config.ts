@@ -185,7 +185,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,
     description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json); the run is then partial" },
   { flag: '--keep-failing', env: 'WIDGET_KEEP_FAILING', kind: 'bool', key: 'keepFailing', default: false,
-    description: "Leave the widgets of failing tests in place (journalled, listed by id) so that their replays find them; `cleanup` deletes them later (needs --base-url)" },
+    description: "Leave the widgets of failing tests in place (those their requests name, and every widget of the run a walk they judged showed; journalled, listed by id) so that their curl commands find them as they were; `cleanup` deletes them later (needs --base-url)" },
   { flag: '--write-baseline', env: 'WIDGET_WRITE_BASELINE', kind: 'string', key: 'writeBaseline', arg: 'file', defaultText: 'none',
     description: 'After the run, write the rules that failed (and, with --strict, warned) to this file in the format --baseline reads, one commented line each' },
   { flag: '--baseline', env: 'WIDGET_BASELINE', kind: 'string', key: 'baseline', arg: 'file', defaultText: 'none',
@@ -288,6 +288,7 @@ function withoutPassword(raw: string): string {
 
 /** The subcommands of `widget-conformance`, as --help lists them (bin/widget-conformance.mjs dispatches them). */
 export const SUBCOMMANDS = [
+  { name: 'replay', args: 'FILE', does: 'runs one failing test again from its replay file (reports/replay/*.json): one line, exit 1 when it fails again' },
   { name: 'cleanup', args: '[options]', does: 'deletes widgets left behind by killed runs' },
   { name: 'compare', args: 'RUN… --out DIR', does: 'lines up runs rule by rule (matrix.html, matrix.md)' },
   { name: 'verify', args: 'DIR', does: 'checks that a report bundle is whole and unaltered' },

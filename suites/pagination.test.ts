@@ -12,7 +12,6 @@
  * limit and at the largest page size still cover all of it, and PAGE-7 walks at the larger limit
  * when the account is too large to walk whole at its small one.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
 import { createdWidget, expect2xx, expectErrorObject, expectSchema, jsonBody } from '../src/harness/checks.ts';
 import { prerequisite, requireDistinctIds, requireStringIds } from '../src/harness/prerequisites.ts';
@@ -113,7 +112,10 @@ async function walksOf(t: RuleContext): Promise<{ walks: AccountWalks; set: Fixt
 /** The walk at this limit, made once and examined by every rule that asks. */
 async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult; set: Fixture; walks: AccountWalks }> {
   const { walks, set } = await walksOf(t);
-  return { walk: walks.byLimit.get(limit) as WalkResult, set, walks };
+  const walk = walks.byLimit.get(limit) as WalkResult;
+  // What the test judges: under --keep-failing a failure keeps the set and the walk's widgets of the run in place.
+  t.uses([...set.ids, ...set.volatile, ...walk.widgets.keys()]);
+  return { walk, set, walks };
 }
 
 /** Skips a walk's checks when the server refuses its limit outright: its maximum is its choice (1 is always valid). */
@@ -279,7 +281,7 @@ for (const value of ['0', '1000000000']) {
 }
 
 rule('PAGE-8', 'a cursor the server never issued is rejected with an Error object, never a 5xx', async (t) => {
-  expectErrorObject(t, await t.api.list({ cursor: `wcs-not-a-cursor-${randomBytes(8).toString('hex')}` }), 'a list with a cursor the server never issued');
+  expectErrorObject(t, await t.api.list({ cursor: `wcs-not-a-cursor-${t.random.hex(8)}` }), 'a list with a cursor the server never issued');
 });
 
 /** A list answered with a valid page or an Error object: whichever the server chose, never a 5xx. */
@@ -316,17 +318,17 @@ async function ownCursor(t: RuleContext): Promise<string> {
   return cursor;
 }
 
-/** Base64url of n random bytes: well-formed in the alphabet most servers use for cursors. */
-const base64url = (n: number): string => randomBytes(n).toString('base64url');
+/** Base64url of n bytes of the test's seeded stream: well-formed in the alphabet most servers use for cursors. */
+const base64url = (t: RuleContext, n: number): string => t.random.bytes(n).toString('base64url');
 
 /** Cursors of every shape that the server never issued; each may be refused or (if the server can read it) served. */
 const CURSOR_SHAPES: Array<{ label: string; cursor: (t: RuleContext) => Promise<string> }> = [
   { label: 'one character', cursor: async () => 'a' },
-  { label: 'a short well-formed base64url string (3 bytes)', cursor: async () => base64url(3) },
-  { label: 'a well-formed base64url string of 31 bytes', cursor: async () => base64url(31) },
-  { label: 'a well-formed base64url string of 48 bytes', cursor: async () => base64url(48) },
-  { label: 'a long well-formed base64url string (3000 bytes)', cursor: async () => base64url(3000) },
-  { label: 'standard base64 with padding', cursor: async () => randomBytes(40).toString('base64') },
+  { label: 'a short well-formed base64url string (3 bytes)', cursor: async (t) => base64url(t, 3) },
+  { label: 'a well-formed base64url string of 31 bytes', cursor: async (t) => base64url(t, 31) },
+  { label: 'a well-formed base64url string of 48 bytes', cursor: async (t) => base64url(t, 48) },
+  { label: 'a long well-formed base64url string (3000 bytes)', cursor: async (t) => base64url(t, 3000) },
+  { label: 'standard base64 with padding', cursor: async (t) => t.random.bytes(40).toString('base64') },
   { label: 'a number', cursor: async () => '0' },
   { label: 'a negative number', cursor: async () => '-1' },
   { label: 'a JSON object', cursor: async () => '{"seq":1,"account":"x"}' },
@@ -457,6 +459,7 @@ rule('PAGE-7', 'widgets that exist for a whole walk appear in it exactly once wh
     afterPage: (page) => writes.afterPage(page),
   });
   const judged = [...new Set([...before.widgets.keys(), ...set.ids])].filter((id) => !writes.deleted.has(id));
+  t.uses([...judged, ...walk.widgets.keys()]);
   const twice = judged.filter((id) => walk.duplicates.has(id));
   const absent = judged.filter((id) => !walk.widgets.has(id));
   // The suite's own widgets cannot have gone; another client may have deleted one of its own meanwhile, so those must still be there.

@@ -13,6 +13,7 @@ import { runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, evidenceOf, explainedByWhen, type Evidence, type FailureDetail } from './failure.ts';
 import type { SuiteSettings } from './settings.ts';
 import { onBrokenTest } from './failing-widgets.ts';
+import { SeededRandom } from './random.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
 export interface RuleContext {
@@ -25,9 +26,13 @@ export interface RuleContext {
   /**
    * A fresh widget name: the run marker (so the sweep finds it), the rule id and a number.
    * At most 32 printable ASCII characters: ordinary input that every conformant server
-   * accepts (PROP-2), whatever length and character limits it chose.
+   * accepts (PROP-2), whatever length and character limits it chose. The number is the test's
+   * own count of names and its place among its rule's tests: unique in the run, and the same
+   * on a rerun of the test alone (see nameNumber).
    */
   name(): string;
+  /** The test's random choices, from the run seed and its title (random.ts): a rerun with the seed draws the same. */
+  readonly random: SeededRandom;
   /** Records a note on the test (an annotation the runner reads back): e.g. how many property runs completed (`runs`). */
   annotate(message: string, type: string): Promise<void>;
   /** Fails the rule with the expectation beside what was received. */
@@ -46,6 +51,11 @@ export interface RuleContext {
   listAfter(api: WidgetApi, since: number): Promise<WalkResult>;
   /** Runs a walk while none of the suite's own writes is in flight (see walk-gate.ts). */
   quietly<T>(walk: () => Promise<T>): Promise<T>;
+  /**
+   * Says which widgets the test relies on beyond those its failure's exchanges name (the widgets of
+   * a walk it judges): under --keep-failing, a failure keeps the run's own among them in place.
+   */
+  uses(ids: Iterable<string>): void;
 }
 
 export interface RuleOptions {
@@ -57,11 +67,36 @@ export interface RuleOptions {
 
 export const SECOND_TOKEN_HINT = 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it';
 
-let sequence = 0;
+/** Tests one rule may declare at most: a name's number is `n × NAME_SLOTS + the test's slot`. */
+export const NAME_SLOTS = 100;
+const SLOTS_KEY = Symbol.for('widget-conformance.name-slots');
+
+/**
+ * The test's slot among its rule's tests, in declaration order (the order of the code, files in
+ * the run's file order): the same in a run of every test and in a rerun of this one alone, since
+ * vitest collects every test of a file whatever its name filter. Kept on globalThis, as the run
+ * context is, so that every suite file of the worker shares it.
+ */
+function slotOf(id: string, title: string): number {
+  const holder = globalThis as { [SLOTS_KEY]?: Map<string, Map<string, number>> };
+  const byRule = (holder[SLOTS_KEY] ??= new Map());
+  const slots = byRule.get(id) ?? new Map<string, number>();
+  byRule.set(id, slots);
+  const slot = slots.get(title) ?? slots.size;
+  slots.set(title, slot);
+  if (slot >= NAME_SLOTS) throw new Error(`${id} declares more than ${NAME_SLOTS} tests: widget names would no longer be unique (harness/rule.ts NAME_SLOTS)`);
+  return slot;
+}
+
+/** The number of a test's `count`-th name (1-based): unique among the names of the run's tests. */
+export function nameNumber(count: number, slot: number): number {
+  return count * NAME_SLOTS + slot;
+}
 
 /** Declares a test of one rule; the title must say the outcome, e.g. `unknown ids answer an Error`. */
 export function rule(id: string, title: string, body: (t: RuleContext) => Promise<void>, options: RuleOptions = {}): void {
   const r = ruleById(id);
+  const slot = slotOf(id, `${id} ${title}`);
   // `concurrent: false` (not `sequential`, which vitest 4 ignores under sequence.concurrent) makes
   // the test wait for the concurrent tests before it and run alone.
   test(`${id} ${title}`, { meta: { rule: id }, ...(options.sequential ? { concurrent: false } : {}) }, async (ctx: TestContext) => {
@@ -78,7 +113,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       return ctx.skip(reason);
     };
     const seen: Evidence[] = [];
-    const t = makeContext(r, run, skip, ctx.annotate, seen, `${id} ${title}`);
+    const used = new Set<string>();
+    const t = makeContext(r, run, { skip, annotate: ctx.annotate, seen, used, title: `${id} ${title}`, slot });
     try {
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
@@ -86,8 +122,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
-      // A failure gets its replay, and under --keep-failing its widgets stay (failing-widgets.ts).
-      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail);
+      // A failure names the run's widgets it shows, and under --keep-failing they stay (failing-widgets.ts).
+      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail, used);
       if (error instanceof UnprovenDeleteError) {
         // Two live widgets were given one id by creates of this run (recorded): the widget at the
         // id may be the other one, deleted already. CRUD-3 explains the missing delete.
@@ -138,8 +174,23 @@ function undeclared(r: Rule, error: InconclusiveError): Error | undefined {
   return new Error(`${r.id} ended inconclusive on ${stray.join(', ')}, which src/rules.ts does not declare among its requirements: a problem of the suite (please report it). ${error.message}`);
 }
 
-function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[], title: string): RuleContext {
+/** What makeContext needs of the test beside the rule and the run. */
+interface TestSlot {
+  readonly skip: (reason: string) => Promise<never>;
+  readonly annotate: TestContext['annotate'];
+  /** Evidence of other rules this test saw, for the runner. */
+  readonly seen: Evidence[];
+  /** The widgets the test said it relies on (RuleContext.uses). */
+  readonly used: Set<string>;
+  readonly title: string;
+  /** The test's place among its rule's tests (slotOf). */
+  readonly slot: number;
+}
+
+function makeContext(r: Rule, run: RunContext, test: TestSlot): RuleContext {
+  const { skip, annotate, seen, used, title, slot } = test;
   const { settings: s, primary: api, second } = run;
+  let names = 0;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
     throw new ConformanceFailure(r, detail, redactor);
@@ -152,13 +203,14 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
       if (!second) throw new Error(`${r.id} uses the second account but was not declared with needs: 'second-token'`);
       return second;
     },
-    name: () => `${s.marker} ${r.id} ${(sequence += 1)}`,
+    name: () => `${s.marker} ${r.id} ${nameNumber((names += 1), slot)}`,
+    random: SeededRandom.of(s.seed, title),
     annotate: async (message, type) => void (await annotate(message, type)),
     fail,
     evidence(ruleId: string, detail: FailureDetail): void {
       if (ruleId === r.id) fail(detail);
-      // Its replay, and under --keep-failing its widgets, as for a failure of the test's own.
-      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail), redactor));
+      // Its widgets named, and under --keep-failing kept, as for a failure of the test's own.
+      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail, used), redactor));
     },
     check(condition: boolean, detail: () => FailureDetail): void {
       if (!condition) fail(detail());
@@ -166,6 +218,9 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
     skip,
     listAfter: (account, since) => run.snapshots.after(account, since),
     quietly: (walk) => run.gate.quiet(walk),
+    uses: (ids) => {
+      for (const id of ids) used.add(id);
+    },
   };
 }
 

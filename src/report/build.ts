@@ -79,6 +79,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
       ...(t.skipReason ? { skipReason: t.skipReason } : {}),
       ...(t.runs ? { runs: t.runs } : {}),
       ...(t.rerun ? { rerun: t.rerun } : {}),
+      ...(t.replay ? { replay: { file: t.replay.file, command: t.replay.command } } : {}),
     })),
   }));
   // Computed once, from the rules as reported: every format prints this value (verdict.ts).

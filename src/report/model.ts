@@ -6,6 +6,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import type { Level, Rule } from '../rules.ts';
 import type { ProfileReport } from './profile.ts';
+import type { ReplayFile } from './replay-file.ts';
 
 /**
  * A test's or a rule's outcome; the runner collects them from vitest (cli/outcomes.ts).
@@ -47,7 +48,22 @@ export interface TestOutcome {
   readonly seenBy?: string;
   /** Failed or warned tests: one command that reruns exactly this test, tokens from the environment (report/rerun.ts). */
   readonly rerun?: string;
+  /** Failed or warned tests: the replay file written for it and the one command that replays it (report/replay-file.ts). */
+  readonly replay?: TestReplay;
   readonly durationMs: number;
+}
+
+/** A failing test's replay: its file in the report directory, the command that runs it, and the file's content. */
+export interface TestReplay extends ReplayRef {
+  readonly content: ReplayFile;
+}
+
+/** Where a failing test's replay file is and the command that replays it, as the reports show them. */
+export interface ReplayRef {
+  /** Relative to the report directory: `replay/ISO-2-1.json`. */
+  readonly file: string;
+  /** `npx --no-install widget-conformance replay reports/replay/ISO-2-1.json`: tokens from the environment. */
+  readonly command: string;
 }
 
 export interface RuleOutcome {
@@ -99,8 +115,8 @@ export interface FailureReport {
   readonly exchanges?: readonly Exchange[];
   /** One POSIX sh command per exchange, in the same order, that sends its request again (report/curl.ts). */
   readonly curl?: readonly string[];
-  /** A POSIX sh script that replays the exchanges in order, recreating what the failing request needs first (report/replay.ts). */
-  readonly replay?: string;
+  /** The widgets of this run the exchanges name (ids its ledger held): the console says what became of each at cleanup. */
+  readonly runWidgets?: readonly string[];
 }
 
 export interface TestReport {
@@ -121,6 +137,8 @@ export interface TestReport {
   readonly seenBy?: string;
   /** Failed or warned tests: the command that reruns exactly this test (TestOutcome.rerun). */
   readonly rerun?: string;
+  /** Failed or warned tests: its replay file and the command that replays it (TestOutcome.replay, without the content). */
+  readonly replay?: ReplayRef;
 }
 
 /** Why a rule is inconclusive: what it depends on and which of those failed (report/root-causes.ts). */

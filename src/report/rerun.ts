@@ -24,8 +24,13 @@ export interface RerunSettings {
 }
 
 /** A shell word: as it is when it holds only characters sh takes literally, single-quoted otherwise. */
-function word(text: string): string {
+export function word(text: string): string {
   return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(text) ? text : shQuote(text);
+}
+
+/** The test-name filter that matches `title` and no other: the whole title, anchored, as a /regex/. */
+export function exactTitleFilter(title: string): string {
+  return `/^${title.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$/`;
 }
 
 /** The test-name filter that picks `title` alone among `siblings` (the titles of its rule's tests in the run). */
@@ -33,7 +38,12 @@ export function titleFilter(title: string, rule: string, siblings: readonly stri
   const rest = title.startsWith(`${rule} `) ? title.slice(rule.length + 1) : title;
   // A substring reads best; an anchored expression when another title of the rule holds the same text.
   if (!siblings.some((s) => s !== title && s.includes(rest))) return rest;
-  return `/^${title.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$/`;
+  return exactTitleFilter(title);
+}
+
+/** The command that replays a failing test from its replay file (`path`, as the user names it: relative to their directory or absolute). */
+export function replayCommand(path: string): string {
+  return ['npx', 'widget-conformance', 'replay', word(path)].join(' ');
 }
 
 /**

@@ -25,7 +25,6 @@ import { PROJECT_ROOT } from '../../src/paths.ts';
 import { renderBadge } from '../../src/report/badge.ts';
 import { CONSOLE_UNSAFE } from '../../src/report/console.ts';
 import { curlCommand } from '../../src/report/curl.ts';
-import { replayScript } from '../../src/report/replay.ts';
 import { rerunCommand } from '../../src/report/rerun.ts';
 import { renderHar } from '../../src/report/har.ts';
 import { renderHtml } from '../../src/report/html.ts';
@@ -35,7 +34,7 @@ import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { FailureReport, RunOutcomes, TestOutcome } from '../../src/report/model.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../../src/report/sanitize.ts';
 import { ruleById } from '../../src/rules.ts';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { ReferenceService } from '../../src/reference/service.ts';
 import type { RequestHandler } from '../../src/reference/server.ts';
 import { runAgainst } from '../servers/serve.ts';
@@ -112,7 +111,7 @@ function outputs({ secret, texts }: Model): { redactor: Redactor; files: Record<
   const redactor = new Redactor([secret]);
   const exchanges = [recorded(redactor, secret, t(0))];
   const failure = new ConformanceFailure(ruleById('CRUD-1'), { expected: `status 201 ${t(1)}`, received: `${t(2)} ${secret}`, note: t(3), exchanges }, redactor);
-  const report: FailureReport = { message: failure.message, expected: failure.detail.expected, received: failure.detail.received, ...(failure.detail.note ? { note: failure.detail.note } : {}), exchanges, curl: exchanges.map((x) => curlCommand(x)), replay: replayScript({ exchanges, creates: new Map(), kept: new Set() })! };
+  const report: FailureReport = { message: failure.message, expected: failure.detail.expected, received: failure.detail.received, ...(failure.detail.note ? { note: failure.detail.note } : {}), exchanges, curl: exchanges.map((x) => curlCommand(x)) };
   const failed: TestOutcome = { rule: 'CRUD-1', title: 'CRUD-1 a created widget is returned', file: 'suites/crud.test.ts', outcome: 'fail', messages: [failure.message], failures: [report], warnings: [], durationMs: 5, rerun: rerunCommand({ baseUrl: BASE_URL, seed: 1, runs: 50, strict: false, withoutSecondToken: false }, ['CRUD-1'], 'a created widget is returned') };
   const errored: TestOutcome = { rule: 'CRUD-2', title: 'CRUD-2 a test', file: 'suites/crud.test.ts', outcome: 'error', messages: [`TransportError: ${t(4)} ${secret}`], failures: [], warnings: [], durationMs: 5 };
   const raw: RunOutcomes = outcomesOf([failed, errored], [`unhandled: ${t(5)}`]);
@@ -261,7 +260,10 @@ describe('a real run against a server that echoes generated hostile text, with s
     const run = await runAgainst(server, ['--only', 'CRUD', '--seed', String(seed)]);
     expect(run.exitCode, explain(run)).toBe(1);
     const version = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    const files = Object.fromEntries(readdirSync(run.reportDir).map((f) => [f, readFileSync(join(run.reportDir, f), 'utf8')]));
+    // Every file the run wrote, its replay files (replay/*.json) among them.
+    const names = readdirSync(run.reportDir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(run.reportDir, f)).isFile());
+    expect(names.filter((f) => f.startsWith('replay/')).length, 'a replay file per failing test').toBeGreaterThan(0);
+    const files = Object.fromEntries(names.map((f) => [f, readFileSync(join(run.reportDir, f), 'utf8')]));
     const report = JSON.parse(files['conformance.json'] ?? '') as { suiteVersion: string; requests: number; seed: number };
     expect(report.suiteVersion, `seed ${seed}`).toBe(version);
     expect(report.seed).toBe(seed);

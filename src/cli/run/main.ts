@@ -31,6 +31,7 @@ import { redactProcessOutput } from '../shared/redact-output.ts';
 import type { Selection } from '../shared/selection.ts';
 import { withCommandTokens } from '../shared/token-commands.ts';
 import { readBaseline } from './baseline.ts';
+import { replayExit, replayOrRun, REPLAY_USAGE, type ReplayRequest } from './replay.ts';
 import { rerunSettings, withReruns } from './reruns.ts';
 import { selectionOf, selectionReport } from './run-selection.ts';
 import { checkBaselineTarget, writeBaseline } from './write-baseline.ts';
@@ -76,6 +77,8 @@ interface Options {
   readonly baseline?: ReadonlySet<string>;
   /** PEM text of --ca-file. */
   readonly ca?: string;
+  /** `widget-conformance replay FILE`: one test, the file's target, seed and settings as if given as flags; one line at the end (replay.ts). */
+  readonly replay?: ReplayRequest;
 }
 
 /** The configuration, or one line and exit 2; undefined when --help or --list was answered. */
@@ -85,9 +88,9 @@ function loadOptions(): Options | undefined {
     checkNpmKeptOptions(process.env);
     const directory = userDirectory(process.env);
     const envFile = envFilePath(process.env);
-    const config = resolveConfig(process.argv.slice(2), process.env, { envFile });
+    const { config, replay, replayHelp } = replayOrRun(process.argv.slice(2), directory, (argv) => resolveConfig(argv, process.env, { envFile }));
     if (config.help) {
-      process.stdout.write(`${helpText()}\n`);
+      process.stdout.write(`${replayHelp ? REPLAY_USAGE : helpText()}\n`);
       return undefined;
     }
     if (config.list) {
@@ -101,7 +104,7 @@ function loadOptions(): Options | undefined {
     const ca = config.caFile === undefined ? undefined : readCaFile(resolve(directory, config.caFile), config.caFile);
     // resolveConfig has read it (or thrown) if it exists.
     const read = existsSync(envFile) ? { envFile } : {};
-    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
+    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }), ...(replay ? { replay } : {}) };
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
@@ -235,13 +238,13 @@ function settingsFor(run: Run): SuiteSettings {
   };
 }
 
-/** Announces the marker and the seed, then runs the tests (a second attempt included). */
+/** Announces the marker and the seed, then runs the tests (a second attempt included, except in a replay). */
 async function testOutcomes(run: Run): Promise<RunOutcomes> {
-  process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-  const { only, selection } = run.options;
-  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
-  // Each failed or warned test gets the one command that reruns it (tokens from the environment).
-  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0));
+  const { only, selection, replay } = run.options;
+  if (!replay) process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
+  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir, ...(replay ? { secondAttempt: false } : {}) });
+  // Each failed or warned test gets the one command that reruns it and its replay file (tokens from the environment).
+  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0), replay ? undefined : { reportDir: run.config.reportDir, suiteVersion: VERSION, recordedAt: run.started });
 }
 
 /** What the cleanup needs of the run. */
@@ -310,11 +313,11 @@ function reportOf(run: Run, findings: Findings): RunReport {
   );
 }
 
-/** Writes the reports, lets the journal go once nothing is left, and prints the summary. */
-function publish(run: Run, findings: Findings): { problems: string[]; leaks: Leak[] } {
+/** Writes the reports, lets the journal go once nothing is left, and prints the summary (a replay prints its line later). */
+function publish(run: Run, findings: Findings): { problems: string[]; leaks: Leak[]; report: RunReport } {
   const report = reportOf(run, findings);
   learnRenewedTokens(run.redactor, run.statsDir);
-  const { files, problems, leaks } = writeReports(run.reportDir, report, run.redactor);
+  const { files, problems, leaks } = writeReports(run.reportDir, report, run.redactor, findings.outcomes.tests.flatMap((t) => (t.replay ? [t.replay] : [])));
   const { writeBaseline: baselineFile } = run.config;
   if (baselineFile !== undefined) {
     // After the reports, from the same report: the rules that failed (and under --strict, warned).
@@ -324,12 +327,12 @@ function publish(run: Run, findings: Findings): { problems: string[]; leaks: Lea
   }
   // Nothing is left for `cleanup` to do: the journal has served.
   if (findings.cleanup.verified) rmSync(run.journalFile, { force: true });
-  process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
-  return { problems, leaks };
+  if (!run.options.replay) process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
+  return { problems, leaks, report };
 }
 
-/** The exit code, after the lines that explain it: reports not written, a credential kept back, no verdict. */
-function exitCodeAfter(run: Run, findings: Findings, written: { problems: string[]; leaks: Leak[] }): number {
+/** The exit code, after the lines that explain it: reports not written, a credential kept back, no verdict; a replay's own (replay.ts). */
+function exitCodeAfter(run: Run, findings: Findings, written: { problems: string[]; leaks: Leak[]; report: RunReport }): number {
   // A report that could not be written is said, but never costs the verdict.
   for (const p of written.problems) process.stderr.write(`widget-conformance: ${consoleSafe(p)}\n`);
   // The tripwire: a credential in finished output is the suite's bug; the file was kept back.
@@ -341,7 +344,7 @@ function exitCodeAfter(run: Run, findings: Findings, written: { problems: string
   if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (${why}), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
   if (rejected && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
   else if (refused && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(refused))} (no verdict)\n`);
-  return exitCode;
+  return run.options.replay ? replayExit(written.report, run.options.replay, exitCode, displayPath(run.reportDir, run.options.directory)) : exitCode;
 }
 
 /** The console's end-of-run output: the findings, the summary and the verdict, from the report. */

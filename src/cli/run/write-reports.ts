@@ -6,10 +6,11 @@
  *
  * Each file is written to a new temporary file in the report directory, then renamed over its
  * name: a reader never sees half a report, and a symlink planted at a report's name is
- * replaced, never written through. The previous run's files are removed before the first
- * request (removeStaleReports), so a run killed midway leaves no other run's verdict behind.
+ * replaced, never written through. The previous run's files (its replay files too) are removed
+ * before the first request (removeStaleReports), so a run killed midway leaves no other run's
+ * verdict behind.
  */
-import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redactor } from '../../http/redact.ts';
@@ -19,7 +20,8 @@ import { renderHtml } from '../../report/html.ts';
 import { renderJson } from '../../report/json.ts';
 import { renderJunit } from '../../report/junit.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
-import type { RunReport } from '../../report/model.ts';
+import type { RunReport, TestReplay } from '../../report/model.ts';
+import { renderReplayFile, REPLAY_DIR } from '../../report/replay-file.ts';
 
 /** Every file a run writes into the report directory, with its renderer. */
 export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
@@ -30,6 +32,9 @@ export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) =
   ['exchanges.har', renderHar],
   ['badge.svg', renderBadge],
 ];
+
+/** A replay file's name in REPLAY_DIR (report/replay-file.ts replayFileName): only these are removed as stale. */
+const REPLAY_NAME = /^[A-Z]+-\d+-\d+\.json$/;
 
 /** Temporary files start so; one a killed run left behind is removed with the stale reports. */
 const TEMP_PREFIX = '.widget-conformance-';
@@ -51,6 +56,12 @@ export function removeStaleReports(dir: string): string[] {
     names.push(...readdirSync(dir).filter((n) => n.startsWith(TEMP_PREFIX) && n.endsWith(TEMP_SUFFIX)));
   } catch {
     // An unreadable directory was refused before (destinations.ts); nothing to list.
+  }
+  try {
+    // The previous run's replay files: a replay of a test that has passed since would mislead.
+    if (lstatSync(join(dir, REPLAY_DIR)).isDirectory()) names.push(...readdirSync(join(dir, REPLAY_DIR)).filter((n) => REPLAY_NAME.test(n)).map((n) => join(REPLAY_DIR, n)));
+  } catch {
+    // No replay folder (or not a folder: writeReplayFiles refuses it).
   }
   for (const name of names) {
     const file = join(dir, name);
@@ -84,11 +95,12 @@ export interface Leak {
 }
 
 /**
- * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg and appends the
- * Markdown to a GitHub job summary. Returns the paths written, one line per file that could
- * not be, and the files the tripwire kept back (each a suite error).
+ * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg, appends the
+ * Markdown to a GitHub job summary, and writes each failing test's replay file under replay/.
+ * Returns the paths written, one line per file that could not be, and the files the tripwire
+ * kept back (each a suite error).
  */
-export function writeReports(dir: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[]; leaks: Leak[] } {
+export function writeReports(dir: string, report: RunReport, redactor: Redactor, replays: readonly TestReplay[] = []): { files: string[]; problems: string[]; leaks: Leak[] } {
   const files: string[] = [];
   const problems: string[] = [];
   const leaks: Leak[] = [];
@@ -110,5 +122,19 @@ export function writeReports(dir: string, report: RunReport, redactor: Redactor)
   for (const [name, render] of REPORT_FILES) write(join(dir, name), () => render(report));
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
+  if (replays.length > 0) {
+    const folder = join(dir, REPLAY_DIR);
+    try {
+      mkdirSync(folder, { recursive: true });
+      // Never written through a symlink planted at the folder's name.
+      if (!lstatSync(folder).isDirectory()) throw new Error(`${folder} is not a directory`);
+      const before = files.length;
+      for (const r of replays) write(join(dir, r.file), () => renderReplayFile(r.content));
+      // Listed once, as their folder: there is one per failing test.
+      if (files.length > before) files.splice(before, files.length - before, join(folder, '*.json'));
+    } catch (error) {
+      problems.push(`could not write the replay files in ${folder}: ${reason(error)}`);
+    }
+  }
   return { files, problems, leaks };
 }

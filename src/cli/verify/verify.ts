@@ -5,7 +5,7 @@
  * its counts, verdict and gate agreeing with its rules, junit.xml agreeing with it, the other
  * files exactly what this suite renders from it, and no credential in any file.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../../config.ts';
@@ -15,6 +15,7 @@ import { catalogueHash } from '../../report/catalogue-hash.ts';
 import { renderHar } from '../../report/har.ts';
 import { renderHtml } from '../../report/html.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
+import { REPLAY_DIR, REPLAY_FILE_MAX_BYTES } from '../../report/replay-file.ts';
 import { runVerdict } from '../../report/verdict.ts';
 import type { RunReport } from '../../report/model.ts';
 import { RULES } from '../../rules.ts';
@@ -22,6 +23,16 @@ import { InputError, MAX_REPORT_BYTES, parseJson, readBounded, reportIssues } fr
 import { parseOnly } from '../shared/selection.ts';
 import { credentialLine, knownSecrets, unredactedAuthorization } from './credentials.ts';
 import { junitDisagreements } from './junit.ts';
+
+/** The replay files of the bundle (`replay/*.json`), relative to it; none when it has no replay folder. */
+function replayFilesIn(dir: string): string[] {
+  try {
+    if (!lstatSync(join(dir, REPLAY_DIR)).isDirectory()) return [];
+    return readdirSync(join(dir, REPLAY_DIR)).filter((n) => n.endsWith('.json')).map((n) => `${REPLAY_DIR}/${n}`);
+  } catch {
+    return [];
+  }
+}
 
 /** Every file a run writes (cli/write-reports.ts), and how each is rendered from conformance.json. */
 const RENDERED: ReadonlyArray<readonly [string, ((r: RunReport) => string) | undefined]> = [
@@ -148,14 +159,17 @@ export function verifyBundle(dir: string, shown: string, suiteVersion: string, s
   const problems: string[] = [];
   const notes: string[] = [];
   const texts = new Map<string, string>();
-  for (const [name] of RENDERED) {
+  const read = (name: string, max: number): void => {
     try {
-      texts.set(name, readBounded(join(dir, name), name, MAX_REPORT_BYTES));
+      texts.set(name, readBounded(join(dir, name), name, max));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(error.message);
     }
-  }
+  };
+  for (const [name] of RENDERED) read(name, MAX_REPORT_BYTES);
+  // Each failing test's replay file (report/replay-file.ts) must hold no credential either.
+  for (const name of replayFilesIn(dir)) read(name, REPLAY_FILE_MAX_BYTES);
   const redactor = new Redactor(secrets);
   for (const [name, text] of texts) {
     const line = credentialLine(text, redactor);
