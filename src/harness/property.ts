@@ -10,7 +10,7 @@ import { InconclusiveError, isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
 import { takeBodyDefect } from './property-refusals.ts';
 import type { RuleContext } from './rule.ts';
-import { rerunCommand } from '../report/rerun.ts';
+import { localSuiteCommand, rerunCommand } from '../report/rerun.ts';
 
 /** The seed of one property, derived from the run seed and the property's key. */
 export function propertySeed(runSeed: number, key: string): number {
@@ -18,14 +18,15 @@ export function propertySeed(runSeed: number, key: string): number {
 }
 
 /**
- * The command that replays the rule with the same seed and runs: `npx widget-conformance`, which
- * works in this checkout and in a project that installed the suite; the tokens come from
+ * The command that replays the rule with the same seed and runs, starting with the suite command
+ * of this process (report/rerun.ts: never one that fetches a package); the tokens come from
  * WIDGET_TOKEN and WIDGET_SECOND_TOKEN, never from the command line (npm would echo them).
  */
 export function replayCommand(t: RuleContext): string {
   const s = t.settings;
   const embedded = s.targetLabel === 'embedded reference server';
   return rerunCommand({
+    command: localSuiteCommand(),
     ...(embedded ? {} : { baseUrl: s.baseUrl }),
     seed: s.seed,
     runs: s.runs,

@@ -6,10 +6,13 @@ import { runVerdict } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
 import { RULES } from '../rules.ts';
 import { headlineOf, rootCauses } from './root-causes.ts';
+import { localSuiteCommand } from './rerun.ts';
 import type { ProfileReport } from './profile.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
+  /** The suite command the run's printed commands start with (rerun.ts suiteCommand); this process's when absent. */
+  readonly command?: string;
   readonly target: string;
   readonly baseUrl: string;
   readonly startedAt: Date;
@@ -128,5 +131,6 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     suiteErrors: outcomes.suiteErrors,
     cleanup: info.cleanup,
     ...(info.profile ? { profile: info.profile } : {}),
+    command: info.command ?? localSuiteCommand(),
   };
 }

@@ -261,7 +261,7 @@ ${problems.length ? `<h2>${problemsHeading(problems)}</h2>${problems.map((r) => 
 ${warnings.length ? `<h2>Warnings (SHOULD)</h2>${warnings.map((r) => ruleDetail(r, false)).join('')}` : ''}
 ${skipped.length ? `<h2>Skipped</h2>${skipped.map((r) => ruleDetail(r, false)).join('')}` : ''}
 ${profileHtml(report)}
-<footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${escapeHtml(cleanupHeadline(report.cleanup))}</footer>
+<footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${escapeHtml(cleanupHeadline(report.cleanup, report.command))}</footer>
 </main></body></html>
 `;
 }

@@ -113,12 +113,12 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(...replays(report));
   for (const e of report.suiteErrors) lines.push('', `Suite error: ${server(e)}`);
   lines.push(...profileMarkdown(report));
-  lines.push('', `Cleanup: ${server(cleanupHeadline(report.cleanup), 1000)}`);
+  lines.push('', `Cleanup: ${server(cleanupHeadline(report.cleanup, report.command), 1000)}`);
   if (report.cleanup.leftovers.length > 0) {
     // Every id, not a sample: the user must be able to find each widget the run left.
     lines.push('', '| Account | Widget id not deleted | Why |', '|---|---|---|');
     for (const l of report.cleanup.leftovers) lines.push(`| ${inline(l.account, 20)} | ${server(l.id, 1000, true)} | ${server(l.reason, 300, true)} |`);
-    lines.push('', 'Later, `npm run cleanup -- --base-url …` deletes, with the same proof, what the run\'s journal (`widget-journal-*.jsonl` in the report directory) holds, and nothing else.');
+    lines.push('', `Later, ${codeSpan(`${report.command ?? 'widget-conformance'} cleanup --base-url …`, 300)} deletes, with the same proof, what the run's journal (\`widget-journal-*.jsonl\` in the report directory) holds, and nothing else.`);
   }
   lines.push('', 'Details, with every HTTP exchange: `conformance.html` and `conformance.json` in the report directory.', '');
   return lines.join('\n');

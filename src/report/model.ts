@@ -243,6 +243,8 @@ export interface RunReport {
   readonly cleanup: CleanupReport;
   /** What the implementation chose where the spec is silent: data, never a verdict (report/profile.ts, docs/profile.md). */
   readonly profile?: ProfileReport;
+  /** The suite command the run's printed commands start with (report/rerun.ts suiteCommand): never one that fetches a package. */
+  readonly command?: string;
 }
 
 /** What the run left on the server (see cli/final-cleanup.ts). */
@@ -258,10 +260,10 @@ export interface CleanupReport {
   readonly verified: boolean;
 }
 
-/** The one-line account of a cleanup, for every report format. */
-export function cleanupHeadline(cleanup: CleanupReport): string {
+/** The one-line account of a cleanup, for every report format; `command` is the suite command its `cleanup` starts with. */
+export function cleanupHeadline(cleanup: CleanupReport, command = 'widget-conformance'): string {
   const kept = cleanup.kept ?? [];
-  const keptText = `${kept.length} widget(s) of failing tests kept in place (--keep-failing) for \`widget-conformance cleanup\` to delete later: ${kept.map((l) => `${l.account} ${JSON.stringify(l.id)}`).join(', ')}`;
+  const keptText = `${kept.length} widget(s) of failing tests kept in place (--keep-failing) for \`${command} cleanup\` to delete later: ${kept.map((l) => `${l.account} ${JSON.stringify(l.id)}`).join(', ')}`;
   if (kept.length > 0 && cleanup.leftovers.length === 0 && cleanup.problems.length === 0) return `KEPT: ${keptText}`;
   if (cleanup.verified) return `nothing left behind${cleanup.deleted ? ` (cleanup deleted ${cleanup.deleted} widget(s) at the end)` : ''}`;
   const parts = [...cleanup.problems];

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { Redactor } from '../../src/http/redact.ts';
 import { createdId, idInUrl, idsOf } from '../../src/report/exchange-ids.ts';
-import { replayCommand, rerunCommand, titleFilter, type RerunSettings } from '../../src/report/rerun.ts';
+import { INSTALLED_COMMAND, replayCommand, rerunCommand, titleFilter, type RerunSettings } from '../../src/report/rerun.ts';
 
 const TOKEN = 'tok-Primary-0123456789abcdef';
 const SECOND = 'tok-Second-fedcba9876543210';
@@ -40,16 +40,16 @@ function words(printed: string): string[] {
   return [...printed.matchAll(/\[([\s\S]*?)\]\n(?=\[|$)/g)].map((m) => m[1]!);
 }
 
-const settings: RerunSettings = { baseUrl: BASE, seed: -42, runs: 50, strict: false, withoutSecondToken: false };
+const settings: RerunSettings = { command: INSTALLED_COMMAND, baseUrl: BASE, seed: -42, runs: 50, strict: false, withoutSecondToken: false };
 const spellings = new Redactor([TOKEN, SECOND]);
 
 /** Titles and ids that a naive shell quoting would break or execute. */
 const NASTY = [`it's "quoted"`, 'a\nnewline', '$(touch pwned)', '`touch pwned`', "'; touch pwned; '", '${WIDGET_TOKEN}', 'back\\slash', '%s %n', 'ünïcødé ✓'];
 
 describe('rerunCommand', () => {
-  it('is npx widget-conformance with the target, the rule, the test filter, the seed and runs, and no token flag', () => {
+  it('is the suite command with the target, the rule, the test filter, the seed and runs, and no token flag', () => {
     const command = rerunCommand(settings, ['ISO-2'], "the second account cannot retrieve the first account's widget");
-    expect(command).toBe(`npx widget-conformance --base-url ${BASE} --only ISO-2 --test 'the second account cannot retrieve the first account'\\''s widget' --seed -42 --runs 50`);
+    expect(command).toBe(`npx --no-install widget-conformance --base-url ${BASE} --only ISO-2 --test 'the second account cannot retrieve the first account'\\''s widget' --seed -42 --runs 50`);
     expect(command).not.toMatch(/--(second-)?token\b|npm test/);
   });
 
@@ -62,7 +62,7 @@ describe('rerunCommand', () => {
   });
 
   it('leaves out --base-url for the embedded reference server', () => {
-    expect(rerunCommand({ ...settings, baseUrl: undefined }, ['PROP-1'])).toBe('npx widget-conformance --only PROP-1 --seed -42 --runs 50');
+    expect(rerunCommand({ ...settings, baseUrl: undefined }, ['PROP-1'])).toBe('npx --no-install widget-conformance --only PROP-1 --seed -42 --runs 50');
   });
 
   it('hands the shell the test filter as one word, byte for byte, whatever the title holds', () => {
@@ -70,7 +70,7 @@ describe('rerunCommand', () => {
       const filter = titleFilter(`MAL-2 ${title}`, 'MAL-2', [`MAL-2 ${title}`]);
       const out = shWithStubs(rerunCommand(settings, ['MAL-2'], filter));
       expect(out.status, out.stderr).toBe(0);
-      expect(words(out.stdout)).toEqual(['widget-conformance', '--base-url', BASE, '--only', 'MAL-2', '--test', title, '--seed', '-42', '--runs', '50']);
+      expect(words(out.stdout)).toEqual(['--no-install', 'widget-conformance', '--base-url', BASE, '--only', 'MAL-2', '--test', title, '--seed', '-42', '--runs', '50']);
     }), { numRuns: 25 });
     expect(readdirSync(dir).filter((f) => f === 'pwned')).toEqual([]);
   });
@@ -80,7 +80,7 @@ describe('replayCommand', () => {
   it('hands the shell the replay file\'s path as one word, byte for byte, whatever the report directory is called', () => {
     for (const dirName of NASTY) {
       const path = `${dirName}/replay/ISO-2-1.json`;
-      const out = shWithStubs(replayCommand(path));
+      const out = shWithStubs(replayCommand(INSTALLED_COMMAND, path));
       expect(out.status, out.stderr).toBe(0);
       expect(words(out.stdout).slice(-2)).toEqual(['replay', path]);
     }

@@ -112,7 +112,7 @@ function outputs({ secret, texts }: Model): { redactor: Redactor; files: Record<
   const exchanges = [recorded(redactor, secret, t(0))];
   const failure = new ConformanceFailure(ruleById('CRUD-1'), { expected: `status 201 ${t(1)}`, received: `${t(2)} ${secret}`, note: t(3), exchanges }, redactor);
   const report: FailureReport = { message: failure.message, expected: failure.detail.expected, received: failure.detail.received, ...(failure.detail.note ? { note: failure.detail.note } : {}), exchanges, curl: exchanges.map((x) => curlCommand(x)) };
-  const failed: TestOutcome = { rule: 'CRUD-1', title: 'CRUD-1 a created widget is returned', file: 'suites/crud.test.ts', outcome: 'fail', messages: [failure.message], failures: [report], warnings: [], durationMs: 5, rerun: rerunCommand({ baseUrl: BASE_URL, seed: 1, runs: 50, strict: false, withoutSecondToken: false }, ['CRUD-1'], 'a created widget is returned') };
+  const failed: TestOutcome = { rule: 'CRUD-1', title: 'CRUD-1 a created widget is returned', file: 'suites/crud.test.ts', outcome: 'fail', messages: [failure.message], failures: [report], warnings: [], durationMs: 5, rerun: rerunCommand({ command: 'npx --no-install widget-conformance', baseUrl: BASE_URL, seed: 1, runs: 50, strict: false, withoutSecondToken: false }, ['CRUD-1'], 'a created widget is returned') };
   const errored: TestOutcome = { rule: 'CRUD-2', title: 'CRUD-2 a test', file: 'suites/crud.test.ts', outcome: 'error', messages: [`TransportError: ${t(4)} ${secret}`], failures: [], warnings: [], durationMs: 5 };
   const raw: RunOutcomes = outcomesOf([failed, errored], [`unhandled: ${t(5)}`]);
   const clean = (s: string): string => redactor.text(s);

@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Redactor } from '../../src/http/redact.ts';
-import { PROJECT_ROOT } from '../../src/paths.ts';
 import { startReferenceServer, startServer } from '../../src/reference/server.ts';
 import { readBaseline } from '../../src/cli/run/baseline.ts';
 import { ISO_FAULTS } from '../servers/faults/iso.ts';
@@ -41,7 +40,8 @@ describe('replay', () => {
     // Every failed test carries the one command that reruns it, never npm test, never a token flag.
     const failed = run.report!.rules.flatMap((r) => r.tests).filter((t) => t.outcome === 'fail');
     for (const t of failed) {
-      expect(t.rerun, t.title).toMatch(/^npx widget-conformance --base-url \S+ --only \S+ --test .+ --seed -?\d+ --runs \d+/);
+      // Starting with this checkout's bin as seen from the run's directory: a command that cannot fetch a package.
+      expect(t.rerun, t.title).toMatch(/^node \S*bin\/widget-conformance\.mjs --base-url \S+ --only \S+ --test .+ --seed -?\d+ --runs \d+/);
       expect(t.rerun).not.toMatch(/--(second-)?token|npm test/);
     }
     // Every failed test carries its replay file and the one command that runs it.
@@ -114,7 +114,7 @@ describe("the implementer's loop", () => {
       expect(cleanupLine).not.toContain('nothing left behind');
       expect(cleanupLine).toContain('KEPT');
       for (const k of kept) expect(cleanupLine).toContain(JSON.stringify(k.id));
-      expect(cleanupLine).toContain('widget-conformance cleanup');
+      expect(cleanupLine).toMatch(/`node \S*bin\/widget-conformance\.mjs cleanup --base-url …`/);
       expect(readdirSync(dir).some((f) => f.startsWith('widget-journal-')), 'the journal stays for cleanup').toBe(true);
 
       // (b) the last request's curl, run with sh while the server is up, gets the same failing answer from the kept widget; the console says the widget was kept.
@@ -128,16 +128,17 @@ describe("the implementer's loop", () => {
       expect(replayed.stdout, 'the other account still reads the kept widget').toContain(JSON.stringify(name));
 
       // (a) the rerun command, executed as printed, fails the same test and runs only it.
-      expect(test.rerun, explain(run)).toMatch(/^npx widget-conformance --base-url \S+ --only ISO-2 --test .+ --seed 7 /);
+      expect(test.rerun, explain(run)).toMatch(/^node \S*bin\/widget-conformance\.mjs --base-url \S+ --only ISO-2 --test .+ --seed 7 /);
+      // Pasted in the user's directory (no package there): it runs this suite, never one from a registry.
       const rerunDir = mkdtempSync(join(tmpdir(), 'wcs-rerun-'));
-      const rerun = await runShell(['-c', `${test.rerun!} --report-dir '${rerunDir}'`], env, PROJECT_ROOT);
+      const rerun = await runShell(['-c', `${test.rerun!} --report-dir '${rerunDir}'`], env, dir);
       expect(rerun.code, rerun.stdout + rerun.stderr).toBe(1);
       const again = JSON.parse(readFileSync(join(rerunDir, 'conformance.json'), 'utf8')) as typeof run.report & object;
       expect(again.rules.flatMap((r) => r.tests.map((t) => [t.title, t.outcome])), 'only the failing test, failing again').toEqual([[test.title, 'fail']]);
       expect(again.partial).toBe(true);
       // (d) the replay command, executed as printed: the test runs again (its widget made afresh), one line says it failed again, exit 1.
       expect(test.replay?.command, explain(run)).toMatch(/ replay \S*replay\/ISO-2-1\.json$/);
-      const replay = await runShell(['-c', test.replay!.command], env, PROJECT_ROOT);
+      const replay = await runShell(['-c', test.replay!.command], env, dir);
       expect(replay.code, replay.stdout + replay.stderr).toBe(1);
       expect(replay.stdout.trim().split('\n')).toHaveLength(1);
       expect(replay.stdout).toMatch(/^reproduced: ISO-2 \(MUST\) failed again: ISO-2 the second account cannot retrieve the first account's widget: expected a 4xx status .*; received 200/);

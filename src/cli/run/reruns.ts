@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { OPTIONS, type SuiteConfig } from '../../config.ts';
 import type { RunOutcomes, TestOutcome, TestReplay } from '../../report/model.ts';
 import { REPLAY_KIND, replayFileName } from '../../report/replay-file.ts';
-import { replayCommand, rerunCommand, titleFilter, type RerunSettings } from '../../report/rerun.ts';
+import { localSuiteCommand, replayCommand, rerunCommand, titleFilter, type RerunSettings } from '../../report/rerun.ts';
 
 /** Settings a test's outcome may depend on, repeated on its rerun when they are not the defaults. */
 const REPEATED: ReadonlyArray<keyof SuiteConfig> = ['timeoutMs', 'clockToleranceMs', 'listSettleMs', 'maxWidgets', 'propertyBudgetMs', 'maxRetries', 'maxRetryWaitMs', 'maxRate', 'caFile', 'fileOrder', 'failOn'];
@@ -27,6 +27,7 @@ export function rerunSettings(config: SuiteConfig, embedded: boolean, withoutSec
   }
   if (config.concurrencyGiven) extra.push(['--concurrency', String(config.concurrency)]);
   return {
+    command: localSuiteCommand(),
     ...(embedded || config.baseUrl === undefined ? {} : { baseUrl: config.baseUrl }),
     seed: config.seed,
     runs: config.runs,
@@ -51,7 +52,7 @@ function replayOf(t: TestOutcome & { outcome: 'fail' | 'warn' }, run: { rules: s
   const file = replayFileName(t.rule, n);
   return {
     file,
-    command: replayCommand(join(place.reportDir, file)),
+    command: replayCommand(settings.command, join(place.reportDir, file)),
     content: {
       kind: REPLAY_KIND,
       version: 1,

@@ -10,6 +10,7 @@ import { ConformanceFailure } from '../../../src/harness/failure.ts';
 import { checkProperty, PROPERTY_SHARDS, propertySeed, shardRuns } from '../../../src/harness/property.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
 import { Redactor } from '../../../src/http/redact.ts';
+import { localSuiteCommand } from '../../../src/report/rerun.ts';
 import { ruleById } from '../../../src/rules.ts';
 
 const RUN_SEED = 42;
@@ -124,6 +125,6 @@ describe('checkProperty', () => {
     });
     await expect(failing).rejects.toBeInstanceOf(ConformanceFailure);
     await expect(failing).rejects.toThrow(/fast-check: shard \d of \d failed at run \d+ of \d+; \d+ shrink\(s\); seed -?\d+, path \S+/);
-    await expect(failing).rejects.toThrow(`replay: npx widget-conformance --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
+    await expect(failing).rejects.toThrow(`replay: ${localSuiteCommand()} --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
   });
 });

@@ -17,6 +17,7 @@ import { cleanJournal } from '../../../../src/cli/cleanup/journal.ts';
 import { describeCleanup, finalCleanup } from '../../../../src/cli/run/final-cleanup.ts';
 import type { RunContext } from '../../../../src/harness/context.ts';
 import { onBrokenTest } from '../../../../src/harness/failing-widgets.ts';
+import { localSuiteCommand } from '../../../../src/report/rerun.ts';
 import { carriesMarker, newMarker } from '../../../../src/harness/marker.ts';
 import { HttpClient } from '../../../../src/http/client.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../../../src/reference/server.ts';
@@ -97,7 +98,7 @@ describe('--keep-failing', () => {
       expect(s.said).toContain(JSON.stringify(s.kept));
       expect(s.said).toContain(JSON.stringify(s.walked));
       expect(s.said).not.toContain(JSON.stringify(s.before));
-      expect(s.said).toContain('widget-conformance cleanup');
+      expect(s.said).toContain(`${localSuiteCommand()} cleanup --base-url`);
       // The run's widgets the failure names, never the user's: what the console says became of each is from these.
       expect(s.runWidgets).toEqual([s.kept]);
       const said: string[] = [];
