@@ -2,7 +2,7 @@
 import type { Outcome, RunOutcomes } from './model.ts';
 import type { ClientStats } from '../http/client.ts';
 import { emptyCounts, type CleanupReport, type RuleReport, type RunReport } from './model.ts';
-import { runVerdict } from './verdict.ts';
+import { narrowingOf, runVerdict } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
 import { RULES } from '../rules.ts';
 import { headlineOf, rootCauses } from './root-causes.ts';
@@ -86,8 +86,8 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     })),
   }));
   // Computed once, from the rules as reported: every format prints this value (verdict.ts).
-  const narrowed = (info.selection?.test?.length ?? 0) > 0 || info.selection?.lastFailed === true;
-  const verdict = runVerdict({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, rules, catalogue: RULES, ...(info.notRun ? { notRun: info.notRun } : {}), ...(narrowed ? { narrowed: true } : {}) });
+  const narrowed = narrowingOf(info.selection);
+  const verdict = runVerdict({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, rules, catalogue: RULES, ...(info.notRun ? { notRun: info.notRun } : {}), ...(narrowed ? { narrowed } : {}) });
   return {
     suite: 'widget-conformance',
     suiteVersion: info.suiteVersion,

@@ -178,7 +178,7 @@ describe("the implementer's loop", () => {
 });
 
 describe('widget-conformance replay FILE', () => {
-  test('PAGE-3 on a cursor that skips a widget: --keep-failing keeps the walk\'s widgets (journalled, cleanup deletes them); the replay exits 1 saying so in one line; against a server that pages right it exits 0; a file that is not a replay file exits 2', async () => {
+  test('PAGE-3 on a cursor that skips a widget: the message says the cursor skipped it and which page request should have shown it, even with --list-settle-ms; --keep-failing keeps the walk\'s widgets (journalled, cleanup deletes them); the replay exits 1 saying so in one line; against a server that pages right it exits 0; a file that is not a replay file exits 2', async () => {
     const skips = PAGE_FAULTS.find((f) => f.name === 'cursor-skips-boundary-widget')!;
     const served = skips.make();
     const running = await startServer(served.handler);
@@ -186,9 +186,19 @@ describe('widget-conformance replay FILE', () => {
     const env = { WIDGET_TOKEN: served.tokens[0], WIDGET_SECOND_TOKEN: served.tokens[1] };
     try {
       const dir = mkdtempSync(join(tmpdir(), 'wcs-replay-'));
-      const run = await runSuite(['--base-url', running.baseUrl, '--only', 'PAGE-3', '--keep-failing', '--seed', '11', '--report-dir', dir], { env, reportDir: dir, cwd: dir });
+      // With a settle window: the message must still blame the cursor, never the list's latency.
+      const run = await runSuite(['--base-url', running.baseUrl, '--only', 'PAGE-3', '--keep-failing', '--list-settle-ms', '2000', '--seed', '11', '--report-dir', dir], { env, reportDir: dir, cwd: dir });
       expect(run.exitCode, explain(run)).toBe(1);
       expect(outcomesOf(run.report), explain(run)).toEqual({ 'PAGE-3': 'fail' });
+      // The cause named: the cursor skipped widgets a plain list made before the walk showed, and which page request should have shown each; no word of list latency.
+      const received = run.report!.rules[0]!.tests.flatMap((t) => (t.failures ?? []).map((f) => f.received ?? ''));
+      expect(received.length, explain(run)).toBeGreaterThan(0);
+      for (const text of received) {
+        expect(text).toMatch(/the cursor skipped (it|them): a plain list made (before this walk|in the same quiet window as this walk) \(1 page at limit 100\) shows/);
+        expect(text).toMatch(/stands (between|after) "[^"]+" \(page (\d+)\).*: the request for page \d+, with the cursor page \2 gave, should have shown it/);
+        expect(text).not.toMatch(/list-settle-ms|appeared in the list|settle window|still not listed/);
+      }
+      expect(run.stdout).toContain('the cursor skipped them');
       // The walk's widgets of the run are kept, not only the one its last request names (the walk shows none by id in a URL).
       const kept = run.report!.cleanup.kept ?? [];
       expect(kept.length, explain(run)).toBeGreaterThanOrEqual(7);
@@ -200,6 +210,7 @@ describe('widget-conformance replay FILE', () => {
       expect(again.exitCode, again.stdout + again.stderr).toBe(1);
       expect(again.stdout.trim().split('\n')).toHaveLength(1);
       expect(again.stdout).toMatch(/^reproduced: PAGE-3 \(MUST\) failed again: PAGE-3 a walk at limit 1 /);
+      expect(JSON.parse(readFileSync(file, 'utf8')).settings).toEqual([['--list-settle-ms', '2000']]);
 
       // The same file pointed at a server whose cursors skip nothing: the failure does not come back.
       const fixed = join(dir, 'fixed.json');

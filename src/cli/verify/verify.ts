@@ -16,7 +16,7 @@ import { renderHar } from '../../report/har.ts';
 import { renderHtml } from '../../report/html.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
 import { REPLAY_DIR, REPLAY_FILE_MAX_BYTES } from '../../report/replay-file.ts';
-import { runVerdict } from '../../report/verdict.ts';
+import { narrowingOf, runVerdict } from '../../report/verdict.ts';
 import type { RunReport } from '../../report/model.ts';
 import { RULES } from '../../rules.ts';
 import { InputError, MAX_REPORT_BYTES, parseJson, readBounded, reportIssues } from '../shared/read-report.ts';
@@ -87,6 +87,11 @@ function catalogueProblems(report: RunReport): { problems: string[]; notes: stri
     return { problems, notes };
   }
   const only = report.config.only;
+  // Tests chosen by name alone (--test, --last-failed): the rules present are those with a test it chose; no --only list to hold them to.
+  if (typeof only !== 'string' && narrowingOf(report.selection) !== undefined) {
+    notes.push(`partial run (tests selected by name): ${RULES.length - missing.length} of ${RULES.length} rules ran some of their tests`);
+    return { problems, notes };
+  }
   if (typeof only !== 'string') {
     problems.push('labelled partial, but no --only selection is recorded');
     return { problems, notes };
@@ -125,7 +130,8 @@ function consistencyProblems(report: RunReport): string[] {
   const failing = report.rules.filter((r) => r.outcome === 'fail');
   if (failing.length > 0 && report.verdict === 'conformant') problems.push(`verdict conformant, but rules fail: ${failing.map((r) => r.id).join(', ')}`);
   // The verdict every format prints, computed again from the rules: the same word, or the bundle was altered.
-  const again = runVerdict({ interrupted: report.verdict === 'interrupted', exitCode: report.exitCode, knownFailures: report.gate.knownFailures, rules: report.rules, catalogue: RULES, ...(report.notRun ? { notRun: report.notRun } : {}) });
+  const narrowed = narrowingOf(report.selection);
+  const again = runVerdict({ interrupted: report.verdict === 'interrupted', exitCode: report.exitCode, knownFailures: report.gate.knownFailures, rules: report.rules, catalogue: RULES, ...(report.notRun ? { notRun: report.notRun } : {}), ...(narrowed ? { narrowed } : {}) });
   if (report.verdictDetail && (again.kind !== report.verdict || again.headline !== report.verdictDetail.headline)) problems.push(`the verdict says ${report.verdictDetail.headline} (${report.verdict}), but its rules give ${again.headline} (${again.kind})`);
   if (report.gate.passed !== (report.exitCode === 0)) problems.push(`gate.passed is ${report.gate.passed} with exit code ${report.exitCode}`);
   const known = failing.filter((r) => r.baselined).length;
