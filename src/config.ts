@@ -185,7 +185,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,
     description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json); the run is then partial" },
   { flag: '--keep-failing', env: 'WIDGET_KEEP_FAILING', kind: 'bool', key: 'keepFailing', default: false,
-    description: "Leave the widgets of failing tests in place (those their requests name, and every widget of the run a walk they judged showed; journalled, listed by id) so that their curl commands find them as they were; `cleanup` deletes them later (needs --base-url)" },
+    description: "Leave the widgets of failing tests in place (those their requests name, and the widgets made for the walks they judged; journalled, listed by id) so that their curl commands find them as they were; `cleanup` deletes them later (needs --base-url)" },
   { flag: '--write-baseline', env: 'WIDGET_WRITE_BASELINE', kind: 'string', key: 'writeBaseline', arg: 'file', defaultText: 'none',
     description: 'After the run, write the rules that failed (and, with --strict, warned) to this file in the format --baseline reads, one commented line each' },
   { flag: '--baseline', env: 'WIDGET_BASELINE', kind: 'string', key: 'baseline', arg: 'file', defaultText: 'none',

@@ -88,7 +88,11 @@ function slotOf(id: string, title: string): number {
   return slot;
 }
 
-/** The number of a test's `count`-th name (1-based): unique among the names of the run's tests. */
+/**
+ * The number of a test's `count`-th name (1-based): unique among the names of the run's tests. Six
+ * digits keep a name within 32 characters: a test may make 9,999 names so (a property run with a
+ * --runs in the thousands makes more, and its later names are longer).
+ */
 export function nameNumber(count: number, slot: number): number {
   return count * NAME_SLOTS + slot;
 }

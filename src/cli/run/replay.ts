@@ -15,6 +15,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError, type SuiteConfig } from '../../config.ts';
+import { redactUrlCredentials } from '../../http/redact.ts';
 import { boundedLine } from '../../report/console-report.ts';
 import type { RunReport, TestReport } from '../../report/model.ts';
 import { readReplayFile, REPLAY_FILE_MAX_BYTES, ReplayFileError, type ReplayFile } from '../../report/replay-file.ts';
@@ -30,7 +31,8 @@ export const REPLAY_USAGE = `Usage: widget-conformance replay FILE   (FILE: a re
 Runs the failing test the file names again, with the run's target, seed and settings, through
 the suite's own harness: the test makes its data afresh and the run deletes it at the end. The
 tokens come from WIDGET_TOKEN and WIDGET_SECOND_TOKEN (or .env), as for any run: the file holds
-none, and it sends them to the target it names (the line printed names it too). Its reports go
+none, and it sends them to the target it names (the line printed names it too; a file naming
+another target than WIDGET_BASE_URL, when that is set, is refused). Its reports go
 to FILE's folder, <name>.run/, never over the run's own.
 Prints one line. Exit 1: the failure reproduced; 0: it did not; 2: bad input (the file, a test
 this suite does not have, a setup problem); 3: the test could not run (no verdict).`;
@@ -55,6 +57,13 @@ export function replayOrRun(argv: readonly string[], directory: string, resolveC
   if (argv[0] !== REPLAY_SUBCOMMAND) return { config: resolveConfig([...argv]) };
   const request = replayRequest(argv.slice(1), directory);
   if (request === 'help') return { config: resolveConfig(['--help']), replayHelp: true };
+  // The tokens go to the file's target: a file naming another target than the environment's (or
+  // .env's) is refused, never followed there with the user's tokens (`--help` reads those settings unchecked).
+  const configured = resolveConfig(['--help']).baseUrl;
+  const target = request.file.baseUrl;
+  if (configured !== undefined && target !== undefined && configured !== target) {
+    throw new ConfigError(`replay: ${request.path} targets ${redactUrlCredentials(target)}, but WIDGET_BASE_URL (or .env) names ${redactUrlCredentials(configured)}: a replay sends your tokens to its file's target; unset WIDGET_BASE_URL to replay it there`);
+  }
   return { config: replayConfig(resolveConfig([...request.argv]), request), replay: request };
 }
 

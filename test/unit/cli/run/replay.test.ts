@@ -128,6 +128,15 @@ describe('the replay run', () => {
     expect(config.baseline).toBeUndefined();
   });
 
+  it('refuses a file whose target is not the one the environment names: the tokens would go there', () => {
+    const env = { WIDGET_BASE_URL: 'https://mine.example/v1', WIDGET_TOKEN: TOKEN, WIDGET_SECOND_TOKEN: `${TOKEN}2` };
+    expect(() => replayOrRun(['replay', 'reports/replay/ISO-2-1.json'], dir, (argv) => resolveConfig(argv, env, { envFile: '/nonexistent/.env' }))).toThrow(
+      `replay: reports/replay/ISO-2-1.json targets ${BASE}, but WIDGET_BASE_URL (or .env) names https://mine.example/v1: a replay sends your tokens to its file's target; unset WIDGET_BASE_URL to replay it there`,
+    );
+    // The same target is no conflict.
+    expect(replayOrRun(['replay', 'reports/replay/ISO-2-1.json'], dir, (argv) => resolveConfig(argv, { ...env, WIDGET_BASE_URL: `${BASE}/` }, { envFile: '/nonexistent/.env' })).config.baseUrl).toBe(BASE);
+  });
+
   it('of a run against the embedded reference server takes no target or token from the environment', () => {
     writeFileSync(join(dir, 'embedded.json'), fileWith({ baseUrl: undefined }));
     const request = replayRequest(['embedded.json'], dir) as ReplayRequest;
