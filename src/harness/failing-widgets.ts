@@ -4,7 +4,7 @@
  * what became of each at cleanup (a curl command naming a deleted widget gets a deleted widget's
  * answer). Under --keep-failing, the widgets the test used stay in place: those its exchanges
  * name (in a request's URL, or as the id a create among them answered) and those it said it relied
- * on (RuleContext.uses: the widgets of the walks it judged). The ledger marks them kept: no
+ * on (RuleContext.uses: the widgets made for the walks it judged). The ledger marks them kept: no
  * cleanup deletes them, and `cleanup` does later, from the journal, under the usual proof. Only
  * ids the ledger holds and has not seen deleted are kept, so nothing the suite did not create is
  * ever affected.

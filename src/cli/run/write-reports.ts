@@ -61,7 +61,7 @@ export function removeStaleReports(dir: string): string[] {
     // The previous run's replay files: a replay of a test that has passed since would mislead.
     if (lstatSync(join(dir, REPLAY_DIR)).isDirectory()) names.push(...readdirSync(join(dir, REPLAY_DIR)).filter((n) => REPLAY_NAME.test(n)).map((n) => join(REPLAY_DIR, n)));
   } catch {
-    // No replay folder (or not a folder: writeReplayFiles refuses it).
+    // No replay folder (or not a folder: writeReports refuses to write through it).
   }
   for (const name of names) {
     const file = join(dir, name);
