@@ -3,7 +3,6 @@
  * acts on the authenticated account. Widgets of other accounts are not visible." Each test
  * creates its own widgets in the accounts it needs, and only ever deletes its own.
  */
-import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../src/harness/api.ts';
 import { createdWidget, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, sameDescription, type Json } from '../src/harness/checks.ts';
 import { freshUnknownId } from '../src/harness/ids.ts';
@@ -15,7 +14,7 @@ import { idOf, walkBudget, walkPages } from '../src/harness/api.ts';
 
 /** Creates a widget in the given account, with a description, and returns it. */
 async function createIn(t: RuleContext, api: WidgetApi): Promise<Json & { id: string }> {
-  const res = await api.create({ name: t.name(), description: `${api.account} account ${randomBytes(6).toString('hex')}` });
+  const res = await api.create({ name: t.name(), description: `${api.account} account ${t.random.hex(6)}` });
   return createdWidget(t, res, `a create in the ${api.account} account`, api);
 }
 
@@ -142,7 +141,7 @@ const ORACLE_OPERATIONS = [
 for (const op of ORACLE_OPERATIONS) {
   rule('ISO-5', `${op.verb} another account's widget answers exactly as ${op.verb} an id that never existed`, async (t) => {
     const mine = await createIn(t, t.api);
-    const never = await freshUnknownId(t.second, mine.id);
+    const never = await freshUnknownId(t.second, mine.id, t.random);
     const [foreign, unknown] = await Promise.all([op.send(t, t.second, mine.id), op.send(t, t.second, never)]);
     await skipIfOwnAtSameId(t, foreign, mine);
     const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;

@@ -4,6 +4,7 @@ import { OPTIONS, type OptionDef } from './options.ts';
 
 /** The subcommands of `widget-conformance`, as --help lists them (bin/widget-conformance.mjs dispatches them). */
 export const SUBCOMMANDS = [
+  { name: 'replay', args: 'FILE', does: 'runs one failing test again from its replay file (reports/replay/*.json): one line, exit 1 when it fails again' },
   { name: 'cleanup', args: '[options]', does: 'deletes widgets left behind by killed runs' },
   { name: 'compare', args: 'RUN… --out DIR', does: 'lines up runs rule by rule (matrix.html, matrix.md)' },
   { name: 'verify', args: 'DIR', does: 'checks that a report bundle is whole and unaltered' },

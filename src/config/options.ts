@@ -192,7 +192,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--last-failed', kind: 'flag', key: 'lastFailed', default: false,
     description: "Rerun only the tests that failed or warned in the report directory's previous run against the same target (its conformance.json), saying in one line which run and tests; the run is then partial. A run stopped before its first test (exit 2 or 3) leaves that report as it was" },
   { flag: '--keep-failing', env: 'WIDGET_KEEP_FAILING', kind: 'bool', key: 'keepFailing', default: false,
-    description: "Leave the widgets of failing tests in place (journalled, listed by id) so that their replays find them; `cleanup` deletes them later (needs --base-url)" },
+    description: "Leave the widgets of failing tests in place (those their requests name, and the widgets made for the walks they judged; journalled, listed by id) so that their curl commands find them as they were; `cleanup` deletes them later (needs --base-url)" },
   { flag: '--write-baseline', env: 'WIDGET_WRITE_BASELINE', kind: 'string', key: 'writeBaseline', arg: 'file', defaultText: 'none',
     description: 'After the run, write the rules that failed (and, with --strict, warned) to this file in the format --baseline reads, one commented line each' },
   { flag: '--baseline', env: 'WIDGET_BASELINE', kind: 'string', key: 'baseline', arg: 'file', defaultText: 'none',

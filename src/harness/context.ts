@@ -20,11 +20,10 @@ import { settings, type SuiteSettings } from './settings.ts';
 import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
-import { CreateLog } from './create-log.ts';
 import { noteDeleteSent } from './prerequisites.ts';
 
 export interface RunContext {
-  /** Unique per worker: names the worker's stats file. */
+  /** Unique per worker: names the worker's stats file (random, not from --seed: it shapes no request). */
   readonly id: string;
   readonly settings: SuiteSettings;
   readonly http: HttpClient;
@@ -38,8 +37,6 @@ export interface RunContext {
   readonly ownership: Ownership;
   /** What every answer showed of the choices the spec leaves open (report/profile-facts.ts): recorded, never judged. */
   readonly profile: ProfileTally;
-  /** The creates this worker sent, by the id each answered: what a failure's replay recreates (failing-widgets.ts). */
-  readonly creates: CreateLog;
 }
 
 const KEY = Symbol.for('widget-conformance.run-context');
@@ -76,7 +73,6 @@ export function runContext(): RunContext {
     http.giveUp(message, TokenRejectedError);
   };
   const profile = new ProfileTally();
-  const creates = new CreateLog();
   const hooks = {
     beforeCreate,
     onTokenRejected,
@@ -84,7 +80,6 @@ export function runContext(): RunContext {
     // One worker runs every suite file (run-vitest.ts), so this gate holds back every write of the run.
     quiet: <T>(run: () => Promise<T>) => gate.quiet(run),
     observe: (o: Parameters<ProfileTally['observe']>[0]) => {
-      if (o.op === 'create') creates.record(o.exchange);
       profile.observe(o);
       // Which ids a DELETE went out for: a widget no delete touched and its owner cannot retrieve is lost (CRUD-4).
       noteDeleteSent(o);
@@ -105,7 +100,7 @@ export function runContext(): RunContext {
     });
   const primary = new WidgetApi(http, source(s.token, s.tokenCommand, '--token-command', 'primary'), 'primary', ownership, hooks, peers);
   const second = s.secondToken ? new WidgetApi(http, source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second'), 'second', ownership, hooks, peers) : undefined;
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, creates };
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile };
   holder[KEY] = ctx;
   return ctx;
 }

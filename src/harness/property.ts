@@ -11,7 +11,7 @@ import { InconclusiveError, isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
 import { takeBodyDefect } from './property-refusals.ts';
 import type { RuleContext } from './rule-context.ts';
-import { rerunCommand } from '../report/rerun.ts';
+import { localSuiteCommand, rerunCommand } from '../report/rerun.ts';
 import { PROPERTY_BUDGET_CAP_MS, PROPERTY_BUDGET_REQUESTS } from '../config.ts';
 
 /** The seed of one property, derived from the run seed and the property's key. */
@@ -20,14 +20,15 @@ export function propertySeed(runSeed: number, key: string): number {
 }
 
 /**
- * The command that replays the rule with the same seed and runs: `npx widget-conformance`, which
- * works in this checkout and in a project that installed the suite; the tokens come from
+ * The command that replays the rule with the same seed and runs, starting with the suite command
+ * of this process (report/rerun.ts: never one that fetches a package); the tokens come from
  * WIDGET_TOKEN and WIDGET_SECOND_TOKEN, never from the command line (npm would echo them).
  */
 export function replayCommand(t: RuleContext): string {
   const s = t.settings;
   const embedded = s.targetLabel === 'embedded reference server';
   return rerunCommand({
+    command: localSuiteCommand(),
     ...(embedded ? {} : { baseUrl: s.baseUrl }),
     seed: s.seed,
     runs: s.runs,

@@ -6,6 +6,7 @@ import type { WidgetApi } from '../client/api.ts';
 import type { WalkResult } from '../client/walk.ts';
 import type { Rule } from '../rules.ts';
 import type { FailureDetail } from './failure.ts';
+import type { SeededRandom } from './random.ts';
 import type { SuiteSettings } from './settings.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
@@ -22,9 +23,13 @@ export interface RuleContext {
   /**
    * A fresh widget name: the run marker (so the sweep finds it), the rule id and a number.
    * At most 32 printable ASCII characters: ordinary input that every conformant server
-   * accepts (PROP-2), whatever length and character limits it chose.
+   * accepts (PROP-2), whatever length and character limits it chose. The number is the test's
+   * own count of names and its place among its rule's tests: unique in the run, and the same
+   * on a rerun of the test alone (rule.ts nameNumber).
    */
   name(): string;
+  /** The test's random choices, from the run seed and its title (random.ts): a rerun with the seed draws the same. */
+  readonly random: SeededRandom;
   /** Records a note on the test (an annotation the runner reads back): e.g. how many property runs completed (`runs`). */
   annotate(message: string, type: string): Promise<void>;
   /** Fails the rule with the expectation beside what was received. */
@@ -47,4 +52,9 @@ export interface RuleContext {
   listAfter(api: WidgetApi, since: number): Promise<WalkResult>;
   /** Runs a walk while none of the suite's own writes is in flight (see walk-gate.ts). */
   quietly<T>(walk: () => Promise<T>): Promise<T>;
+  /**
+   * Says which widgets the test relies on beyond those its failure's exchanges name (the widgets of
+   * a walk it judges): under --keep-failing, a failure keeps the run's own among them in place.
+   */
+  uses(ids: Iterable<string>): void;
 }

@@ -12,6 +12,7 @@ import { runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, evidenceOf, explainedByWhen, type Evidence, type FailureDetail } from './failure.ts';
 import type { RuleContext } from './rule-context.ts';
 import { onBrokenTest } from './failing-widgets.ts';
+import { SeededRandom } from './random.ts';
 
 export interface RuleOptions {
   /** Runs alone, after the concurrent tests before it: for tests whose writes would disturb other tests' walks. */
@@ -22,11 +23,40 @@ export type { RuleContext };
 
 export const SECOND_TOKEN_HINT = 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it';
 
-let sequence = 0;
+/** Tests one rule may declare at most: a name's number is `n × NAME_SLOTS + the test's slot`. */
+export const NAME_SLOTS = 100;
+const SLOTS_KEY = Symbol.for('widget-conformance.name-slots');
+
+/**
+ * The test's slot among its rule's tests, in declaration order (the order of the code, files in
+ * the run's file order): the same in a run of every test and in a rerun of this one alone, since
+ * vitest collects every test of a file whatever its name filter. Kept on globalThis, as the run
+ * context is, so that every suite file of the worker shares it.
+ */
+function slotOf(id: string, title: string): number {
+  const holder = globalThis as { [SLOTS_KEY]?: Map<string, Map<string, number>> };
+  const byRule = (holder[SLOTS_KEY] ??= new Map());
+  const slots = byRule.get(id) ?? new Map<string, number>();
+  byRule.set(id, slots);
+  const slot = slots.get(title) ?? slots.size;
+  slots.set(title, slot);
+  if (slot >= NAME_SLOTS) throw new Error(`${id} declares more than ${NAME_SLOTS} tests: widget names would no longer be unique (harness/rule.ts NAME_SLOTS)`);
+  return slot;
+}
+
+/**
+ * The number of a test's `count`-th name (1-based): unique among the names of the run's tests. Six
+ * digits keep a name within 32 characters: a test may make 9,999 names so (a property run with a
+ * --runs in the thousands makes more, and its later names are longer).
+ */
+export function nameNumber(count: number, slot: number): number {
+  return count * NAME_SLOTS + slot;
+}
 
 /** Declares a test of one rule; the title must say the outcome, e.g. `unknown ids answer an Error`. */
 export function rule(id: string, title: string, body: (t: RuleContext) => Promise<void>, options: RuleOptions = {}): void {
   const r = ruleById(id);
+  const slot = slotOf(id, `${id} ${title}`);
   // `concurrent: false` (not `sequential`, which vitest 4 ignores under sequence.concurrent) makes
   // the test wait for the concurrent tests before it and run alone.
   test(`${id} ${title}`, { meta: { rule: id }, ...(options.sequential ? { concurrent: false } : {}) }, async (ctx: TestContext) => {
@@ -45,7 +75,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
     };
     const seen: Evidence[] = [];
     const observed: Observed = { checks: 0 };
-    const t = makeRuleContext(r, run, skip, ctx.annotate, seen, `${id} ${title}`, observed);
+    const used = new Set<string>();
+    const t = makeRuleContext(r, run, { skip, annotate: ctx.annotate, seen, used, title: `${id} ${title}`, slot, observed });
     try {
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
@@ -54,8 +85,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       concludeObserved(observed);
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
-      // A failure gets its replay, and under --keep-failing its widgets stay (failing-widgets.ts).
-      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail);
+      // A failure names the run's widgets it shows, and under --keep-failing they stay (failing-widgets.ts).
+      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail, used);
       if (error instanceof UnprovenDeleteError) {
         // Two live widgets were given one id by creates of this run (recorded): the widget at the
         // id may be the other one, deleted already. CRUD-3 explains the missing delete.
@@ -119,13 +150,30 @@ function undeclared(r: Rule, error: InconclusiveError): Error | undefined {
   return new Error(`${r.id} ended inconclusive on ${stray.join(', ')}, which src/rules.ts does not declare among its requirements: a problem of the suite (please report it). ${error.message}`);
 }
 
+/** What makeRuleContext needs of the test beside the rule and the run. */
+export interface TestSlot {
+  readonly skip: (reason: string) => Promise<never>;
+  readonly annotate: TestContext['annotate'];
+  /** Evidence of other rules this test saw, for the runner. */
+  readonly seen: Evidence[];
+  /** The widgets the test said it relies on (RuleContext.uses). */
+  readonly used: Set<string>;
+  readonly title: string;
+  /** The test's place among its rule's tests (slotOf). */
+  readonly slot: number;
+  /** The checks of the rule the test evaluated, counted here (concludeObserved reads them). */
+  readonly observed: Observed;
+}
+
 /**
  * The context a rule's test gets. `observed.checks` counts the checks of the rule evaluated
  * against an answer (check, fail, and evidence of the rule itself, which is a failure); the shared
  * helpers reach it only through those, so a helper counts exactly when it evaluated something.
  */
-export function makeRuleContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[], title: string, observed: Observed): RuleContext {
+export function makeRuleContext(r: Rule, run: RunContext, test: TestSlot): RuleContext {
+  const { skip, annotate, seen, used, title, slot, observed } = test;
   const { settings: s, primary: api, second } = run;
+  let names = 0;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
     observed.checks += 1;
@@ -140,13 +188,14 @@ export function makeRuleContext(r: Rule, run: RunContext, skip: (reason: string)
       if (!second) throw new Error(`${r.id} uses the second account, which this run does not have: mark the rule secondAccount in src/rules.ts, or ask t.settings.secondToken first`);
       return second;
     },
-    name: () => `${s.marker} ${r.id} ${(sequence += 1)}`,
+    name: () => `${s.marker} ${r.id} ${nameNumber((names += 1), slot)}`,
+    random: SeededRandom.of(s.seed, title),
     annotate: async (message, type) => void (await annotate(message, type)),
     fail,
     evidence(ruleId: string, detail: FailureDetail): void {
       if (ruleId === r.id) fail(detail);
-      // Its replay, and under --keep-failing its widgets, as for a failure of the test's own.
-      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail), redactor));
+      // Its widgets named, and under --keep-failing kept, as for a failure of the test's own.
+      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail, used), redactor));
     },
     check(condition: boolean, detail: () => FailureDetail): void {
       observed.checks += 1;
@@ -155,6 +204,9 @@ export function makeRuleContext(r: Rule, run: RunContext, skip: (reason: string)
     skip,
     listAfter: (account, since) => run.snapshots.after(account, since),
     quietly: (walk) => run.gate.quiet(walk),
+    uses: (ids) => {
+      for (const id of ids) used.add(id);
+    },
   };
 }
 

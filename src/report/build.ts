@@ -2,14 +2,17 @@
 import type { Outcome, RunOutcomes } from './model.ts';
 import type { ClientStats } from '../shared/client-stats.ts';
 import { emptyCounts, type CleanupReport, type RuleReport, type RunReport } from './model.ts';
-import { runVerdict } from './verdict.ts';
+import { narrowingOf, runVerdict } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
 import { RULES } from '../rules.ts';
 import { headlineOf, rootCauses } from './root-causes.ts';
+import { localSuiteCommand } from './rerun.ts';
 import type { ProfileReport } from './profile.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
+  /** The suite command the run's printed commands start with (rerun.ts suiteCommand); this process's when absent. */
+  readonly command?: string;
   readonly target: string;
   readonly baseUrl: string;
   readonly startedAt: Date;
@@ -88,11 +91,12 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
       ...(t.skipReason ? { skipReason: t.skipReason } : {}),
       ...(t.runs ? { runs: t.runs } : {}),
       ...(t.rerun ? { rerun: t.rerun } : {}),
+      ...(t.replay ? { replay: { file: t.replay.file, command: t.replay.command } } : {}),
     })),
   }));
   // Computed once, from the rules as reported: every format prints this value (verdict.ts).
-  const narrowed = (info.selection?.test?.length ?? 0) > 0 || info.selection?.lastFailed === true;
-  const verdict = runVerdict({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, rules, catalogue: RULES, ...(info.notRun ? { notRun: info.notRun } : {}), ...(narrowed ? { narrowed: true } : {}) });
+  const narrowed = narrowingOf(info.selection);
+  const verdict = runVerdict({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, rules, catalogue: RULES, ...(info.notRun ? { notRun: info.notRun } : {}), ...(narrowed ? { narrowed } : {}) });
   return {
     suite: 'widget-conformance',
     suiteVersion: info.suiteVersion,
@@ -136,5 +140,6 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     suiteErrors: outcomes.suiteErrors,
     cleanup: info.cleanup,
     ...(info.profile ? { profile: info.profile } : {}),
+    command: info.command ?? localSuiteCommand(),
   };
 }

@@ -74,7 +74,7 @@ describe.concurrent('console output in a CI log', () => {
     expect(run.stdout.match(/^Second attempt \(same seed\) at /gm)).toHaveLength(1);
     expect(run.stdout).toContain('      expected: ');
     expect(run.stdout).toContain('      received: ');
-    expect(run.stdout).toContain('replay (the last request; tokens from the environment):');
+    expect(run.stdout).toContain('curl (the last request; tokens from the environment):');
     expect(lines.filter((l) => l.length > LINE_MAX + 20), 'lines over the bound').toEqual([]);
     expect(lines.filter((l) => l.startsWith('Rules ('))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('Verdict: '))).toEqual([expect.stringMatching(/^Verdict: NOT CONFORMANT: \d+ rules failed: FMT-2, /)]);

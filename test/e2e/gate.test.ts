@@ -3,7 +3,7 @@
  * reported), --fail-on, the Markdown summary appended to GITHUB_STEP_SUMMARY, and reports
  * free of tokens in every format.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -14,7 +14,7 @@ import { RULES, secondAccountRules } from '../../src/rules.ts';
 import { CRUD_FAULTS } from '../servers/faults/index.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { TOKENS } from '../servers/support.ts';
-import { explain, outcomesOf, runSuite } from '../support/suite-runner.ts';
+import { explain, outcomesOf, reportTexts, runSuite } from '../support/suite-runner.ts';
 
 const fault = (name: string) => CRUD_FAULTS.find((f) => f.name === name)!;
 /** A faulty server that breaks CRUD-4 (MUST) only. */
@@ -97,9 +97,10 @@ describe.concurrent('the gate', () => {
     const appended = readFileSync(summary, 'utf8');
     expect(appended).toMatch(/^# earlier step\n## Widget Service conformance: ❌ NOT CONFORMANT\n/);
     expect(appended).toContain('CRUD-4');
-    const files = readdirSync(run.reportDir).sort();
-    expect(files).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
-    for (const text of [run.stdout, run.stderr, appended, ...files.map((f) => readFileSync(join(run.reportDir, f), 'utf8'))]) {
+    const files = reportTexts(run.reportDir);
+    expect(files.map(([name]) => name).filter((name) => !name.startsWith('replay/'))).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
+    expect(files.map(([name]) => name), 'a replay file per failing test').toContain('replay/CRUD-4-1.json');
+    for (const text of [run.stdout, run.stderr, appended, ...files.map(([, text]) => text)]) {
       for (const token of TOKENS) expect(text.includes(token), 'a token in the output').toBe(false);
     }
   });

@@ -1,9 +1,9 @@
 /**
  * History that survives (issue 36): the reports of the last complete run stay until a new run has
  * been accepted by the target. A run that stops with exit 2 before its first test (a mistyped
- * token, a mistyped flag) leaves every report file of the earlier failing run as it was, and
- * `--last-failed` afterwards still selects that run's failures and says in one line which run it
- * read and what it selected.
+ * token, a mistyped flag) leaves every report file of the earlier failing run as it was (its
+ * replay files too), and `--last-failed` afterwards still selects that run's failures and says in
+ * one line which run it read and what it selected.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +16,12 @@ import { explain, runSuite } from '../support/suite-runner.ts';
 
 const fault = CRUD_FAULTS.find((f) => f.name === 'retrieve-drops-description')!;
 
-/** Every file of the report directory with its bytes. */
-function snapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name), 'latin1')]));
+/** Every file of the report directory with its bytes, those of its folders (replay/) by their relative path. */
+function snapshot(dir: string, under = ''): Record<string, string> {
+  return Object.fromEntries(readdirSync(join(dir, under), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
+    const name = under ? `${under}/${entry.name}` : entry.name;
+    return entry.isDirectory() ? Object.entries(snapshot(dir, name)) : [[name, readFileSync(join(dir, name), 'latin1')]];
+  }));
 }
 
 describe('history that survives a run that stops before its first test', { timeout: 180_000 }, () => {
@@ -34,6 +37,8 @@ describe('history that survives a run that stops before its first test', { timeo
       expect(failing.length, explain(first)).toBeGreaterThan(0);
       const before = snapshot(dir);
       expect(Object.keys(before)).toEqual(expect.arrayContaining(REPORT_FILES.map(([name]) => name)));
+      // The failing tests' replay files are the earlier run's too: they stay with its reports.
+      expect(Object.keys(before).filter((name) => name.startsWith('replay/')).length, explain(first)).toBeGreaterThan(0);
 
       // A mistyped token: the target refuses it at the first request, before any test.
       const typo = await runSuite(['--base-url', running.baseUrl, '--only', 'CRUD', '--report-dir', dir], { env: { ...env, WIDGET_TOKEN: `${served.tokens[0]}x` }, reportDir: dir, cwd: dir });

@@ -4,7 +4,7 @@
  * At most two runs at once: each is a vitest process, and this machine has two cores.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Limiter } from '../../src/http/limiter.ts';
@@ -78,6 +78,14 @@ export function runSuite(args: readonly string[], options: RunOptions = {}): Pro
         });
       }),
   );
+}
+
+/** Every file a run wrote into its report directory (replay/*.json among them), by path relative to it, with its text. */
+export function reportTexts(dir: string): Array<[string, string]> {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => statSync(join(dir, name)).isFile())
+    .sort()
+    .map((name) => [name, readFileSync(join(dir, name), 'utf8')]);
 }
 
 /** The outcome of each rule in a report, by id. */

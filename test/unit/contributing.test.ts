@@ -135,7 +135,7 @@ describe('docs/contributing.md: adding a rule', () => {
     const wrong = commands.filter((c) => {
       const script = /^npm (?:run (\S+)|(test))$/.exec(c);
       if (script) return SCRIPTS[script[1] ?? script[2]!] === undefined;
-      const vitest = /^npx vitest run --config (\S+) (\S+)(?: -t .+)?$/.exec(c);
+      const vitest = /^npx --no-install vitest run --config (\S+) (\S+)(?: -t .+)?$/.exec(c);
       return !vitest || !existsSync(join(PROJECT_ROOT, vitest[1]!)) || !existsSync(join(PROJECT_ROOT, vitest[2]!));
     });
     expect(wrong).toEqual([]);

@@ -26,6 +26,7 @@ import { consoleSafe } from '../../report/console.ts';
 import type { CleanupReport, RunReport } from '../../report/model.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../../report/sanitize.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
+import { replayExit } from './replay.ts';
 import { rerunSettings, withReruns } from './reruns.ts';
 import { selectionReport } from './run-selection.ts';
 import { writeBaseline } from './write-baseline.ts';
@@ -151,14 +152,14 @@ function settingsFor(run: Run): SuiteSettings {
   };
 }
 
-/** Announces the marker and the seed, then runs the tests (a second attempt included). */
+/** Announces the marker and the seed, then runs the tests (a second attempt included, except in a replay). */
 async function testOutcomes(run: Run): Promise<RunOutcomes> {
-  process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-  const { only, selection, lastFailedLine } = run.options;
+  const { only, selection, lastFailedLine, replay } = run.options;
+  if (!replay) process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
   if (lastFailedLine !== undefined) process.stdout.write(`${lastFailedLine}\n`);
-  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir, progress: run.progress });
-  // Each failed or warned test gets the one command that reruns it (tokens from the environment).
-  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0));
+  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir, progress: run.progress, ...(replay ? { secondAttempt: false } : {}) });
+  // Each failed or warned test gets the one command that reruns it and its replay file (tokens from the environment).
+  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0), replay ? undefined : { reportDir: run.config.reportDir, suiteVersion: VERSION, recordedAt: run.started });
 }
 
 /** What the cleanup needs of the run. */
@@ -234,13 +235,14 @@ async function cleanUp(run: Run): Promise<Awaited<ReturnType<typeof cleanUpAfter
   return cleanUpAfterTests(toClean(run), { onClient: (c) => (run.watched.cleaner = c), onStep: (s) => (step = s) });
 }
 
-/** Writes the reports, lets the journal go once nothing is left, and prints the summary. */
-async function publish(run: Run, findings: Findings): Promise<{ problems: string[]; leaks: Leak[] }> {
+/** Writes the reports (the replay files among them), lets the journal go once nothing is left, and prints the summary (a replay prints its line later). */
+async function publish(run: Run, findings: Findings): Promise<{ problems: string[]; leaks: Leak[]; report: RunReport }> {
   const report = reportOf(run, findings);
   learnRenewedTokens(run.redactor, run.statsDir);
   let writing = '';
   run.progress.phase(() => `writing the reports: ${writing}`);
-  const { files, problems, leaks } = await writeReports(run.reportDir, report, run.redactor, (name, i, n) => (writing = `${name} (${i + 1} of ${n})`));
+  const replays = findings.outcomes.tests.flatMap((t) => (t.replay ? [t.replay] : []));
+  const { files, problems, leaks } = await writeReports(run.reportDir, report, run.redactor, replays, (name, i, n) => (writing = `${name} (${i + 1} of ${n})`));
   const { writeBaseline: baselineFile } = run.config;
   if (baselineFile !== undefined) {
     // After the reports, from the same report: the rules that failed (and under --strict, warned).
@@ -251,12 +253,12 @@ async function publish(run: Run, findings: Findings): Promise<{ problems: string
   // Nothing is left for `cleanup` to do: the journal has served.
   if (findings.cleanup.verified) rmSync(run.journalFile, { force: true });
   run.progress.stop();
-  process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
-  return { problems, leaks };
+  if (!run.options.replay) process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
+  return { problems, leaks, report };
 }
 
-/** The exit code, after the lines that explain it: reports not written, a credential kept back, no verdict. */
-function exitCodeAfter(run: Run, findings: Findings, written: { problems: string[]; leaks: Leak[] }): number {
+/** The exit code, after the lines that explain it: reports not written, a credential kept back, no verdict; a replay's own (replay.ts). */
+function exitCodeAfter(run: Run, findings: Findings, written: { problems: string[]; leaks: Leak[]; report: RunReport }): number {
   // A report that could not be written is said, but never costs the verdict.
   for (const p of written.problems) process.stderr.write(`widget-conformance: ${consoleSafe(p)}\n`);
   // The tripwire: a credential in finished output is the suite's bug; the file was kept back.
@@ -268,7 +270,7 @@ function exitCodeAfter(run: Run, findings: Findings, written: { problems: string
   if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (${why}), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
   if (rejected && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
   else if (refused && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(refused))} (no verdict)\n`);
-  return exitCode;
+  return run.options.replay ? replayExit(written.report, run.options.replay, exitCode, displayPath(run.reportDir, run.options.directory)) : exitCode;
 }
 
 /** The console's end-of-run output: the findings, the summary and the verdict, from the report. */
@@ -302,7 +304,8 @@ async function main(): Promise<number> {
   const run = await openRun({ options, config, notRun, started, reportDir });
   try {
     run.progress.phase(() => 'checking the target and taking stock of what the accounts hold');
-    run.progress.start();
+    // A replay says one line at its end (replay.ts): no progress lines before it.
+    if (!options.replay) run.progress.start();
     const stopped = await prepareAccounts(run);
     // A run that stops here (a refused token, an unreachable target, a signal) has written nothing:
     // the previous run's reports and its --last-failed data stay as they were.

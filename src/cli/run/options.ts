@@ -1,7 +1,8 @@
 /**
  * The run's options, before anything is sent: flags, variables and .env (config.ts), the
  * selection (--only, --test, --last-failed), the baseline, the CA, the token commands and the
- * destinations. Every mistake is one line on stderr and exit 2; --help and --list are answered here.
+ * destinations; `replay FILE` becomes the options of a run of that one test here (replay.ts).
+ * Every mistake is one line on stderr and exit 2; --help and --list are answered here.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { withCommandTokens } from '../shared/token-commands.ts';
 import { readBaseline } from './baseline.ts';
 import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { catalogueListing } from './list.ts';
+import { replayOrRun, REPLAY_USAGE, type ReplayRequest } from './replay.ts';
 import { selectionOf } from './run-selection.ts';
 import { checkBaselineTarget } from './write-baseline.ts';
 
@@ -39,6 +41,8 @@ export interface Options {
   readonly ca?: string;
   /** --last-failed: what it selected and from which run, said when the tests start. */
   readonly lastFailedLine?: string;
+  /** `widget-conformance replay FILE`: one test, the file's target, seed and settings as if given as flags; one line at the end (replay.ts). */
+  readonly replay?: ReplayRequest;
 }
 
 /** The configuration, or one line and exit 2; undefined when --help or --list was answered. */
@@ -48,9 +52,9 @@ export function loadOptions(): Options | undefined {
     checkNpmKeptOptions(process.env);
     const directory = userDirectory(process.env);
     const envFile = envFilePath(process.env);
-    const config = resolveConfig(process.argv.slice(2), process.env, { envFile });
+    const { config, replay, replayHelp } = replayOrRun(process.argv.slice(2), directory, (argv) => resolveConfig(argv, process.env, { envFile }));
     if (config.help) {
-      process.stdout.write(`${helpText()}\n`);
+      process.stdout.write(`${replayHelp ? REPLAY_USAGE : helpText()}\n`);
       return undefined;
     }
     if (config.list) {
@@ -64,7 +68,7 @@ export function loadOptions(): Options | undefined {
     const ca = config.caFile === undefined ? undefined : readCaFile(resolve(directory, config.caFile), config.caFile);
     // resolveConfig has read it (or thrown) if it exists.
     const read = existsSync(envFile) ? { envFile } : {};
-    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }), ...(lastFailedLine ? { lastFailedLine } : {}) };
+    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }), ...(lastFailedLine ? { lastFailedLine } : {}), ...(replay ? { replay } : {}) };
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;

@@ -21,7 +21,7 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
     ...(typeof d.received === 'string' ? { received: d.received } : {}),
     ...(typeof d.note === 'string' ? { note: d.note } : {}),
     ...(Array.isArray(d.exchanges) ? { exchanges: d.exchanges, curl: (d.exchanges as Exchange[]).map((x) => curlCommand(x)) } : {}),
-    ...(typeof (d as { replay?: unknown }).replay === 'string' ? { replay: (d as { replay: string }).replay } : {}),
+    ...(Array.isArray(d.runWidgets) ? { runWidgets: d.runWidgets.filter((id): id is string => typeof id === 'string') } : {}),
   };
 }
 

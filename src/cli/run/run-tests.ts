@@ -27,6 +27,8 @@ export interface TestRun {
   readonly statsDir: string;
   /** The run's progress line: each attempt tells it how far its tests are. */
   readonly progress?: RunProgress;
+  /** False: no second attempt (a replay judges the first attempt alone). Default true. */
+  readonly secondAttempt?: boolean;
 }
 
 /** The outcomes of the run's tests, with each rechecked rule's second attempt beside it. */
@@ -36,7 +38,7 @@ export async function runTests(run: TestRun): Promise<RunOutcomes> {
   // failures that do not come back (recheck.ts). Never after a signal, past the deadline,
   // once a token stopped working or the target refused requests past the wait budget. Its widgets are the run's: the final cleanup covers them.
   const recheck = rulesToRecheck(first);
-  if (recheck.size === 0 || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir) || refusedBeyondBudget(run.statsDir)) return first;
+  if (recheck.size === 0 || run.secondAttempt === false || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir) || refusedBeyondBudget(run.statsDir)) return first;
   // One line here; what it showed is one line under each finding at the end (console-report.ts).
   process.stdout.write(`Second attempt (same seed) at ${[...recheck].join(', ')}: is each failure steady or intermittent?\n`);
   const second = await attempt(run, recheck, 'second attempt');

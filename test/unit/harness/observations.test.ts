@@ -29,9 +29,10 @@ const WIDGET = { id: 'w1', name: 'n', created_at: '2026-01-01T00:00:00Z' };
 /** The context rule() gives a test of `rule`, on a run with no account behind it (nothing here sends a request). */
 function realContext(rule: string): { t: ReturnType<typeof makeRuleContext>; observed: Observed } {
   const redactor = new Redactor([]);
-  const run = { settings: { marker: 'wcs-x', keepFailing: false }, primary: { http: { redactor } }, http: { redactor } } as unknown as RunContext;
+  const run = { settings: { marker: 'wcs-x', keepFailing: false, seed: 1 }, primary: { http: { redactor } }, http: { redactor } } as unknown as RunContext;
   const observed: Observed = { checks: 0 };
-  const t = makeRuleContext(ruleById(rule), run, async () => { throw new Error('skipped'); }, async () => undefined as never, [], `${rule} a test`, observed);
+  const skip = async (): Promise<never> => { throw new Error('skipped'); };
+  const t = makeRuleContext(ruleById(rule), run, { skip, annotate: async () => undefined as never, seen: [], used: new Set(), title: `${rule} a test`, slot: 0, observed });
   return { t, observed };
 }
 

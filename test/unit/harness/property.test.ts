@@ -10,6 +10,7 @@ import { ConformanceFailure } from '../../../src/harness/failure.ts';
 import { budgetSpent, checkProperty, PROPERTY_BUDGET_CAP_MS, PROPERTY_BUDGET_REQUESTS, PROPERTY_SHARDS, propertySeed, propertyTimeBound, shardRuns } from '../../../src/harness/property.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
 import { Redactor } from '../../../src/shared/redact.ts';
+import { localSuiteCommand } from '../../../src/report/rerun.ts';
 import { ruleById } from '../../../src/rules.ts';
 
 const RUN_SEED = 42;
@@ -141,7 +142,7 @@ describe('checkProperty', () => {
     });
     await expect(failing).rejects.toBeInstanceOf(ConformanceFailure);
     await expect(failing).rejects.toThrow(/fast-check: shard \d of \d failed at run \d+ of \d+; \d+ shrink\(s\); seed -?\d+, path \S+/);
-    await expect(failing).rejects.toThrow(`replay: npx widget-conformance --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
+    await expect(failing).rejects.toThrow(`replay: ${localSuiteCommand()} --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
   });
 });
 

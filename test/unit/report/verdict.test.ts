@@ -164,3 +164,34 @@ describe('one verdict, in every format', () => {
     );
   });
 });
+
+describe('a run narrowed by name says what narrowed it', () => {
+  const tests = [testOf('ISO-2', 'pass'), testOf('CRUD-1', 'pass')];
+  const narrowed = (selection: RunReport['selection']): RunReport => reportOf(outcomesOf(tests), { exitCode: 0, selection });
+
+  it('by --test alone: the test filter, never --only, and the rules it ran, never "0 of 42 rules"', () => {
+    const v = narrowed({ test: ['retrieve'] }).verdictDetail;
+    expect(v.word).toBe(`PASSED (partial: tests of 2 of ${RULES.length} rules)`);
+    expect(v.reasons.join('\n')).not.toContain('--only');
+    expect(v.reasons).toContain('tests selected by name (--test): 2 rules ran some of their tests, none is known to have run in full');
+    expect(v.reasons[0]).toMatch(new RegExp(`^${RULES.length - 2} rules of the catalogue with no test the test filter selected \\(--test\\): `));
+    // Every format says the same word.
+    expectOneWord(narrowed({ test: ['retrieve'] }));
+  });
+
+  it('by --only RULE.text: the rules --only left out, and the test filter', () => {
+    const v = narrowed({ only: ['ISO-2', 'CRUD-1'], test: ['retrieve'] }).verdictDetail;
+    expect(v.reasons[0]).toMatch(/ rules of the catalogue not selected \(--only\): /);
+    expect(v.reasons).toContain('tests selected by name (--test or --only RULE.text): 2 rules ran some of their tests, none is known to have run in full');
+  });
+
+  it('by --last-failed: what broke in the previous run', () => {
+    const v = narrowed({ only: ['ISO-2', 'CRUD-1'], lastFailed: true }).verdictDetail;
+    expect(v.reasons[0]).toMatch(/ rules of the catalogue not selected \(--last-failed: only what broke in the previous run\): /);
+    expect(v.reasons).toContain('tests selected by name (--last-failed): 2 rules ran some of their tests, none is known to have run in full');
+  });
+
+  it('--only without a test filter counts the rules run in full, as before', () => {
+    expect(narrowed({ only: ['ISO-2', 'CRUD-1'] }).verdictDetail.word).toBe(`PASSED (partial: 2 of ${RULES.length} rules)`);
+  });
+});
