@@ -10,7 +10,6 @@
 import { describe, expect, test } from 'vitest';
 import { ATTRIBUTION_FAULTS } from '../servers/faults/attribution.ts';
 import { SETTINGS } from '../servers/faults/case.ts';
-import { busyProcesses } from '../support/load.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { explain, type ConformanceReport } from '../support/suite-runner.ts';
 
@@ -58,13 +57,7 @@ describe.concurrent('blame', () => {
     // A fault whose verdict could depend on timing is held to its exact sets at every setting (case.ts SETTINGS).
     for (const setting of fault.timing ? SETTINGS : [undefined]) {
       test(`the fault "${fault.name}" (${fault.description}) fails ${fault.fails.join(', ')} only; what it disturbs is inconclusive on ${fault.explainedBy}${setting ? `, ${setting.label}` : ''}`, async () => {
-        const load = setting?.load ? busyProcesses(2) : undefined;
-        let run;
-        try {
-          run = await runAgainst(fault.make(), ['--runs', PROPERTY_RUNS, ...(fault.args ?? []), ...(setting?.args ?? [])]);
-        } finally {
-          load?.stop();
-        }
+        const run = await runAgainst(fault.make(), ['--runs', PROPERTY_RUNS, ...(fault.args ?? []), ...(setting?.args ?? [])], { load: setting?.load === true });
         const why = explain(run);
         const rules = run.report?.rules ?? [];
         expect(rules.length, why).toBeGreaterThan(0);
