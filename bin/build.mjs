@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Compiles src/ and suites/ to dist/ (`npm run build`; `prepare` runs it on `npm ci` and
-// `npm pack`), and is what every bin calls before it starts in a source checkout, so that a run
+// Compiles src/ and suites/ to dist/ (`npm run build`; `prepack` runs it on `npm pack`), and is
+// what every bin calls before it starts in a source checkout, so that a run
 // after an edit runs the edited code. Only the files whose source changed since the last build
 // are compiled, one by one with TypeScript's transpileModule (types stripped, `.ts` specifiers
 // rewritten to `.js`): nothing to do costs a few milliseconds of stat calls, and TypeScript
 // itself (a devDependency) is loaded only when there is work. Type errors are
 // `npm run typecheck`'s business (tsconfig.json sets isolatedModules, which makes file-by-file
 // compilation exact). Plain JavaScript with no imports beyond node: and, lazily, typescript.
+// `node bin/build.mjs --check` compiles nothing and exits 1 when dist/ must be compiled (the
+// GitHub Action installs the compiler only then).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
@@ -84,16 +86,28 @@ function removeOrphans(sources) {
   for (const dir of SOURCE_DIRS) walk(join(DIST, dir));
 }
 
-/**
- * Brings dist/ up to date with src/ and suites/ and returns the paths it compiled (relative to
- * the root). Throws on a syntax error, naming the file.
- */
-export function build() {
+/** The sources, their fingerprints now, the ones whose output is missing or older, and whether an output's source is gone. */
+function survey() {
   const sources = SOURCE_DIRS.flatMap(sourcesUnder);
   const manifest = readManifest();
   const now = Object.fromEntries(sources.map((s) => [s, fingerprint(s)]));
   const stale = sources.filter((s) => manifest[s] !== now[s] || !existsSync(outputOf(s)));
   const orphaned = Object.keys(manifest).some((s) => !(s in now));
+  return { sources, now, stale, orphaned };
+}
+
+/** True when dist/ is up to date with src/, suites/ and tools/: a run then needs no compiler. */
+export function upToDate() {
+  const { stale, orphaned } = survey();
+  return stale.length === 0 && !orphaned;
+}
+
+/**
+ * Brings dist/ up to date with src/ and suites/ and returns the paths it compiled (relative to
+ * the root). Throws on a syntax error, naming the file.
+ */
+export function build() {
+  const { sources, now, stale, orphaned } = survey();
   if (stale.length === 0 && !orphaned) return [];
   let ts;
   try {
@@ -122,7 +136,12 @@ export function compiled(source) {
   return outputOf(source.split('/').join(sep));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--check') {
+  // For the GitHub Action's install step: exit 1 when dist/ must be compiled (it then installs the compiler alone).
+  const fresh = upToDate();
+  process.stderr.write(`build: ${fresh ? 'dist/ is up to date' : 'dist/ must be compiled'}\n`);
+  process.exit(fresh ? 0 : 1);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const done = build();
   process.stderr.write(`build: ${done.length === 0 ? 'dist/ is up to date' : `compiled ${done.length} file(s) to ${relative(ROOT, DIST)}/`}\n`);
 }

@@ -65,6 +65,19 @@ export class InconclusiveError extends SuiteError {
 }
 
 /**
+ * A test ended having observed nothing of the server: no check was evaluated against an answer
+ * (every case skipped, a loop over nothing). It did not fail, but it checked nothing, so it has no
+ * verdict: never a pass. `observedNothing` survives vitest's serialisation (an own property), so
+ * the runner says why (report/root-causes.ts).
+ */
+export class NothingObservedError extends InconclusiveError {
+  readonly observedNothing = true;
+  constructor(message: string) {
+    super(message, []);
+  }
+}
+
+/**
  * A list page larger than the body cap whose part read settles nothing: it shows no more complete
  * widgets than the limit (or no limit was sent), and a page may be that large lawfully (extra
  * fields, long names). No rule is broken that the suite can tell: the check has no verdict, a

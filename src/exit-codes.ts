@@ -16,7 +16,7 @@ export const EXIT_CODES: readonly ExitCode[] = [
       'failure is in the baseline (the verdict still says NOT CONFORMANT). The verdict says CONFORMANT only when every MUST ' +
       'rule of the catalogue ran in full; a run of selected rules (--only), one that did not run some (--without-second-token, ' +
       'the --max-run-time deadline) or one with a check cut short by --property-budget after at least one of its runs still exits 0 when what ran passed, ' +
-      'and its verdict says PASSED (partial: N of M rules)',
+      'and its verdict says PASSED (partial: N of M rules), or, with tests chosen by name (--test, --last-failed), PASSED (partial: tests of N of M rules)',
   },
   { code: 1, meaning: 'at least one rule failed' },
   {

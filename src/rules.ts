@@ -423,6 +423,9 @@ export function requirementsOf(id: string): ReadonlySet<string> {
   return found;
 }
 
+/** How --list and --help mark a rule whose checks need a second account (Rule.secondAccount). */
+export const SECOND_ACCOUNT_MARK = 'needs a second account';
+
 /** The rules of the catalogue whose checks need a second account. */
 export function secondAccountRules(): string[] {
   return RULES.filter((r) => r.secondAccount).map((r) => r.id);

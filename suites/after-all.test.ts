@@ -1,17 +1,17 @@
 /**
  * Requests of the suite that can break the server's later answers, sent after every other test of
  * the run (run-vitest.ts runs this file last in either file order, and the files one after
- * another), so that what they break cannot change another rule's verdict (issue 30). What they
- * break is reported under the rule that sent them, with what the server accepted.
+ * another), so that what they break cannot change another rule's verdict (issue 30).
  *
  * A create whose name holds bytes that are not UTF-8 (0xFF never occurs in UTF-8) asks for an
- * Error object: FMT-4 judges it. A server may instead store the bytes as they are (Sinatra does)
- * and then fail every answer that holds the widget: every list of the account answered 500. No
- * MUST rule is failed for it: RFC 8259 §8.1 binds the sender to UTF-8 and §8.2 leaves what a
- * receiver does with text that is not UTF-8 open (docs/mutants.md), so accepting the bytes is
- * lenient, not against the spec; and the 500s that follow come from input only this check sends,
- * after the rules of the lists have judged. It is FMT-4's finding (a SHOULD: the Error object such
- * a create should get), naming the create the server accepted and what a list then answered.
+ * Error object: FMT-4 judges it. A server may instead accept it: RFC 8259 §8.1 binds the sender to
+ * UTF-8 and §8.2 leaves what a receiver does with text that is not UTF-8 open (docs/mutants.md), so
+ * accepting the bytes breaks no rule by itself, and FMT-4 then has no Error object to judge. What
+ * the server does next is judged: one list of the account follows. A server that stored the bytes
+ * as they came (Sinatra does) and then answers 500 to every list of the account breaks PAGE-6 (a
+ * list without limit answers a valid page, whatever the account holds): that failure is PAGE-6's
+ * evidence, naming the create that poisoned the account (FMT-4's, the bytes it sent) and the
+ * first 500 after it, so such a server is never called conformant.
  */
 import { rule } from '../src/harness/rule.ts';
 import { preview } from '../src/schema.ts';
@@ -31,15 +31,17 @@ rule('FMT-4', 'the Error object for a create whose body is not UTF-8 has a non-e
   if (res.status >= 200 && res.status < 300) {
     // Accepted: whether the account still answers is what the stored bytes decide. One list says it.
     const list = await t.api.list();
-    if (list.status >= 200 && list.status < 300 && list.jsonError === undefined) {
-      return t.skip(`the server accepted a name that is not UTF-8 (${SHOWN}) with ${res.status}, and a list of the account still answered ${list.status} with JSON: no Error object for FMT-4 to judge`);
+    const accepted = `the server accepted a name that is not UTF-8 (${SHOWN}) with ${res.status}`;
+    if (list.status < 200 || list.status >= 300 || list.jsonError !== undefined) {
+      // The list's failure is the list rule's, and the create that caused it is named with it.
+      t.evidence('PAGE-6', {
+        expected: 'a list without limit answered with a valid page (§4.1), whatever widgets the account holds',
+        received: `${list.status}${list.jsonError === undefined ? '' : ` (${list.jsonError})`} to the first list after a create that poisoned the account`,
+        note: `the create that poisoned it: FMT-4's check sent a name whose text ends in the ${SHOWN}, which are not UTF-8; ${accepted} (the first exchange below), and the next list of the account, the one at the end, answered ${list.status}. Sent after every other test of the run, so no other rule's verdict met the account this create changed; the widget it made carries the run marker`,
+        exchanges: [res.exchange, list.exchange],
+      });
     }
-    t.fail({
-      expected: `a create whose name is not UTF-8 (${SHOWN}) refused with an Error object (RFC 8259 §8.1), or, once accepted, an account whose list still answers`,
-      received: `the server accepted a name that is not UTF-8 (${SHOWN}) with ${res.status}, and then answered ${list.status}${list.jsonError === undefined ? '' : ` (${list.jsonError})`} to a list of the account`,
-      note: 'sent after every other test of the run, so no other rule\'s verdict met the account this create changed; the widget it made carries the run marker',
-      exchanges: [res.exchange, list.exchange],
-    });
+    return t.skip(`${accepted}: no Error object for FMT-4 to judge${list.status >= 200 && list.status < 300 && list.jsonError === undefined ? `, and a list of the account still answered ${list.status} with JSON` : `; the list that then answered ${list.status} is PAGE-6's failure`}`);
   }
   const body = res.json as Json | undefined;
   const isError = res.status >= 400 && body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.code === 'string' && typeof body.message === 'string';

@@ -3,11 +3,11 @@
  * and create must answer an Error object (§5, §7 document it for them); retrieve and delete
  * must at least fail, change nothing and reveal nothing.
  */
-import { randomBytes } from 'node:crypto';
 import type { AuthOverride, WidgetApi } from '../src/harness/api.ts';
 import { createOrFail, describeDifferences, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
 import { requireKept, requireRetrievable, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { SeededRandom } from '../src/harness/random.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
 
@@ -15,8 +15,8 @@ import { preview } from '../src/schema.ts';
 interface BadCredential {
   /** Reads in a title after "with": "with no Authorization header". */
   readonly label: string;
-  /** The request's Authorization override, and query parameters to add. */
-  readonly auth: (api: WidgetApi) => AuthOverride;
+  /** The request's Authorization override (a made-up token drawn from the test's seeded stream), and query parameters to add. */
+  readonly auth: (api: WidgetApi, random: SeededRandom) => AuthOverride;
   readonly query?: (api: WidgetApi) => Record<string, string>;
   readonly rule: 'AUTH-1' | 'AUTH-2';
   /** False when the variant cannot be built from this token (it would be the valid token itself). */
@@ -34,7 +34,7 @@ const BAD_CREDENTIALS: readonly BadCredential[] = [
     auth: () => ({ authorization: null }), query: (api) => ({ access_token: bearerToken(api) }),
   },
   // The failed half: a well-formed bearer token the server never issued.
-  { label: 'an unknown bearer token', rule: 'AUTH-2', auth: () => ({ authorization: `Bearer wcs-unknown-${randomBytes(12).toString('hex')}` }) },
+  { label: 'an unknown bearer token', rule: 'AUTH-2', auth: (_api, random) => ({ authorization: `Bearer wcs-unknown-${random.hex(12)}` }) },
   // A server that takes the second word whatever the scheme would accept this.
   { label: 'the valid token under the Basic scheme', rule: 'AUTH-2', auth: (api) => ({ authorization: `Basic ${bearerToken(api)}` }) },
   { label: 'an empty bearer token', rule: 'AUTH-2', auth: () => ({ authorization: 'Bearer ' }) },
@@ -57,24 +57,24 @@ const BAD_CREDENTIALS: readonly BadCredential[] = [
 ];
 
 /** The request's credentials: the Authorization override and any query parameters. */
-function credentials(api: WidgetApi, bad: BadCredential): AuthOverride {
-  return { ...bad.auth(api), ...(bad.query ? { query: bad.query(api) } : {}) };
+function credentials(t: RuleContext, api: WidgetApi, bad: BadCredential): AuthOverride {
+  return { ...bad.auth(api, t.random), ...(bad.query ? { query: bad.query(api) } : {}) };
 }
 
-function listWith(api: WidgetApi, bad: BadCredential): Promise<ApiResponse> {
-  return api.list({}, credentials(api, bad));
+function listWith(t: RuleContext, api: WidgetApi, bad: BadCredential): Promise<ApiResponse> {
+  return api.list({}, credentials(t, api, bad));
 }
 
 function createWith(t: RuleContext, bad: BadCredential, name: string): Promise<ApiResponse> {
-  return t.api.create({ name }, { auth: credentials(t.api, bad) });
+  return t.api.create({ name }, { auth: credentials(t, t.api, bad) });
 }
 
 function retrieveWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
-  return t.api.retrieve(id, credentials(t.api, bad));
+  return t.api.retrieve(id, credentials(t, t.api, bad));
 }
 
 function removeWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
-  return t.api.remove(id, credentials(t.api, bad));
+  return t.api.remove(id, credentials(t, t.api, bad));
 }
 
 /** Skips a test whose credential variant cannot be made from the token under test. */
@@ -85,7 +85,7 @@ async function skipIfInapplicable(t: RuleContext, bad: BadCredential): Promise<v
 for (const bad of BAD_CREDENTIALS) {
   rule(bad.rule, `list with ${bad.label} answers an Error object with a 4xx`, async (t) => {
     await skipIfInapplicable(t, bad);
-    expectErrorObject(t, await listWith(t.api, bad), `a list with ${bad.label}`);
+    expectErrorObject(t, await listWith(t, t.api, bad), `a list with ${bad.label}`);
   });
 
   rule(bad.rule, `create with ${bad.label} answers an Error object with a 4xx`, async (t) => {
@@ -104,7 +104,7 @@ for (const bad of BAD_CREDENTIALS) {
 
   rule('AUTH-4', `retrieve with ${bad.label} fails and does not reveal the widget`, async (t) => {
     await skipIfInapplicable(t, bad);
-    const widget = await createOrFail(t, { description: `secret ${randomBytes(6).toString('hex')}` });
+    const widget = await createOrFail(t, { description: `secret ${t.random.hex(6)}` });
     const res = await retrieveWith(t, bad, widget.id);
     // Only text can be looked for: a name that is not a string (FMT-3's failure) would be turned
     // into text by includes(), which for an array nested 100,000 deep overflows the stack.
@@ -144,12 +144,12 @@ for (const bad of BAD_CREDENTIALS) {
 
 const CHALLENGED = [
   { label: 'a request without credentials', auth: (): AuthOverride => ({ authorization: null }) },
-  { label: 'an unknown token', auth: (): AuthOverride => ({ authorization: `Bearer wcs-unknown-${randomBytes(12).toString('hex')}` }) },
+  { label: 'an unknown token', auth: (random: SeededRandom): AuthOverride => ({ authorization: `Bearer wcs-unknown-${random.hex(12)}` }) },
 ];
 
 for (const c of CHALLENGED) {
   rule('AUTH-5', `${c.label} answers 401 with a WWW-Authenticate: Bearer challenge`, async (t) => {
-    const res = await t.api.list({}, c.auth());
+    const res = await t.api.list({}, c.auth(t.random));
     const challenge = res.headers['www-authenticate'];
     // The header may hold several challenges (RFC 9110 §11.6.1): one of them must be Bearer.
     t.check(res.status === 401 && /(^|,)\s*bearer\b/i.test(challenge ?? ''), () => ({
@@ -161,7 +161,7 @@ for (const c of CHALLENGED) {
 }
 
 rule('AUTH-5', 'a rejected token is never echoed back', async (t) => {
-  const presented = `wcs-unknown-${randomBytes(12).toString('hex')}`;
+  const presented = `wcs-unknown-${t.random.hex(12)}`;
   const responses = await Promise.all([
     t.api.list({}, { authorization: `Bearer ${presented}` }),
     t.api.create({ name: t.name() }, { auth: { authorization: `Bearer ${presented}` } }),

@@ -3,7 +3,6 @@
  * acts on the authenticated account. Widgets of other accounts are not visible." Each test
  * creates its own widgets in the accounts it needs, and only ever deletes its own.
  */
-import { randomBytes } from 'node:crypto';
 import type { WidgetApi } from '../src/harness/api.ts';
 import { createdWidget, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, sameDescription, type Json } from '../src/harness/checks.ts';
 import { freshUnknownId } from '../src/harness/ids.ts';
@@ -13,11 +12,9 @@ import type { ApiResponse } from '../src/harness/api.ts';
 import { preview } from '../src/schema.ts';
 import { idOf, walkBudget, walkPages } from '../src/harness/api.ts';
 
-const needs = { needs: 'second-token' } as const;
-
 /** Creates a widget in the given account, with a description, and returns it. */
 async function createIn(t: RuleContext, api: WidgetApi): Promise<Json & { id: string }> {
-  const res = await api.create({ name: t.name(), description: `${api.account} account ${randomBytes(6).toString('hex')}` });
+  const res = await api.create({ name: t.name(), description: `${api.account} account ${t.random.hex(6)}` });
   return createdWidget(t, res, `a create in the ${api.account} account`, api);
 }
 
@@ -58,13 +55,13 @@ rule('ISO-1', "the second account's list walk shows none of the first account's 
   // Recognised by content: the name carries the run marker and a number no other widget has.
   await expectNotListed(t, t.second, performance.now(), (w) => w.name === mine.name,
     `no widget of the first account (id ${preview(mine.id)}) in the second account's list`);
-}, needs);
+});
 
 rule('ISO-1', "the first account's list walk shows none of the second account's widgets", async (t) => {
   const theirs = await createIn(t, t.second);
   await expectNotListed(t, t.api, performance.now(), (w) => w.name === theirs.name,
     `no widget of the second account (id ${preview(theirs.id)}) in the first account's list`);
-}, needs);
+});
 
 rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of the first account", async (t) => {
   // Small pages: catches servers that filter by account only on the first page, not on pages fetched with a cursor.
@@ -77,7 +74,7 @@ rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of
     received: `${leaked.length} of them, e.g. ${preview(leaked[0]?.id)} on page ${leaked[0]?.page.number}`,
     exchanges: leaked.slice(0, 2).map((l) => l.page.response.exchange),
   }));
-}, needs);
+});
 
 rule('ISO-2', "the second account cannot retrieve the first account's widget", async (t) => {
   const mine = await createIn(t, t.api);
@@ -89,7 +86,7 @@ rule('ISO-2', "the second account cannot retrieve the first account's widget", a
     received: 'the body shows its name or description',
     exchanges: [res.exchange],
   }));
-}, needs);
+});
 
 rule('ISO-3', "the second account's delete of the first account's widget leaves it unchanged", async (t) => {
   const mine = await createIn(t, t.api);
@@ -113,7 +110,7 @@ rule('ISO-3', "the second account's delete of the first account's widget leaves 
     received: `it changed: ${describeDifferences(was, got, 'before', 'after', changed)} (the delete answered ${del.status})`,
     exchanges: [del.exchange, after.exchange],
   }));
-}, needs);
+});
 
 rule('ISO-4', "a cursor of the first account, used with the second account's token, reveals none of the first account's widgets", async (t) => {
   // Two widgets guarantee the first account has a second page at limit 1.
@@ -134,7 +131,7 @@ rule('ISO-4', "a cursor of the first account, used with the second account's tok
     note: `cursor ${preview(cursor)} from the first account's first page (limit 1)`,
     exchanges: [first!.response.exchange, leaked[0]!.page.response.exchange],
   }));
-}, needs);
+});
 
 const ORACLE_OPERATIONS = [
   { verb: 'retrieving', send: (_t: RuleContext, api: WidgetApi, id: string) => api.retrieve(id) },
@@ -144,7 +141,7 @@ const ORACLE_OPERATIONS = [
 for (const op of ORACLE_OPERATIONS) {
   rule('ISO-5', `${op.verb} another account's widget answers exactly as ${op.verb} an id that never existed`, async (t) => {
     const mine = await createIn(t, t.api);
-    const never = await freshUnknownId(t.second, mine.id);
+    const never = await freshUnknownId(t.second, mine.id, t.random);
     const [foreign, unknown] = await Promise.all([op.send(t, t.second, mine.id), op.send(t, t.second, never)]);
     await skipIfOwnAtSameId(t, foreign, mine);
     const code = (res: ApiResponse): unknown => (res.json as { code?: unknown } | undefined)?.code;
@@ -153,5 +150,5 @@ for (const op of ORACLE_OPERATIONS) {
       received: `${foreign.status} with code ${preview(code(foreign))} for the other account's widget`,
       exchanges: [foreign.exchange, unknown.exchange],
     }));
-  }, needs);
+  });
 }

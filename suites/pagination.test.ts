@@ -12,13 +12,13 @@
  * limit and at the largest page size still cover all of it, and PAGE-7 walks at the larger limit
  * when the account is too large to walk whole at its small one.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
 import { createdWidget, expect2xx, expectErrorObject, expectSchema, jsonBody } from '../src/harness/checks.ts';
 import { prerequisite, requireDistinctIds, requireStringIds } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireComplete } from '../src/harness/snapshots.ts';
 import { describeLateness, diagnose, lookAgain, recordLag, settleWindowMs } from '../src/harness/settle.ts';
+import { describeSkipped } from '../src/harness/cursor-gaps.ts';
 import { OverCapError } from '../src/harness/api.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
 import { formatIssues, pageEnvelope, preview } from '../src/schema.ts';
@@ -45,6 +45,8 @@ interface Fixture {
   readonly maxPages: number;
   /** When the set's creates were answered (performance.now()): how late the list is, is measured from it. */
   readonly createdAt: number;
+  /** The whole list made after the creates and before any walk of this file (the one that caught up, within a settle window). */
+  readonly listed: WalkResult;
 }
 
 let fixture: Promise<Fixture> | undefined;
@@ -82,12 +84,27 @@ function sharedWidgetSet(t: RuleContext): Promise<Fixture> {
     const atLeast = Math.max(ids.size + 2 * VOLATILE_EACH_SIDE, counted);
     // A walk may take one page per widget; without a trustworthy count, fall back to --max-widgets.
     const maxPages = walkBudget(counted > 0 ? counted + SET_SIZE : t.settings.maxWidgets);
-    return { ids, volatile: [...older, ...newer], atLeast, maxPages, createdAt };
+    return { ids, volatile: [...older, ...newer], atLeast, maxPages, createdAt, listed: whole };
   })();
   return fixture;
 }
 
 let lateNote: Promise<string> | undefined;
+
+/**
+ * Why widgets of the set are missing from a walk, in words built from the lists the run made: those
+ * a plain list made before the walk showed were skipped by the cursor (the pages say where); only
+ * for the others is the list's lateness looked into (a later list showing what the earlier one did
+ * not), and --list-settle-ms named.
+ */
+async function whyMissing(t: RuleContext, set: Fixture, walk: WalkResult, missing: readonly string[]): Promise<string> {
+  const complete = set.listed.end.kind === 'complete';
+  const skipped = complete ? missing.filter((id) => set.listed.widgets.has(id)) : [];
+  const unlisted = missing.filter((id) => !skipped.includes(id));
+  const parts = skipped.length > 0 ? [describeSkipped(walk, set.listed, skipped)] : [];
+  if (unlisted.length > 0) parts.push(`${skipped.length > 0 ? `${unlisted.length} of them missing from the list made before the walk too, and the set: ` : ''}${await lateness(t, set)}`);
+  return parts.join('\n');
+}
 
 /** Whether the set missing from the walks appeared later, and when: one diagnosis for every walk's PAGE-3. */
 function lateness(t: RuleContext, set: Fixture): Promise<string> {
@@ -113,7 +130,11 @@ async function walksOf(t: RuleContext): Promise<{ walks: AccountWalks; set: Fixt
 /** The walk at this limit, made once and examined by every rule that asks. */
 async function walkAt(t: RuleContext, limit: number): Promise<{ walk: WalkResult; set: Fixture; walks: AccountWalks }> {
   const { walks, set } = await walksOf(t);
-  return { walk: walks.byLimit.get(limit) as WalkResult, set, walks };
+  const walk = walks.byLimit.get(limit) as WalkResult;
+  // The widgets the walks are judged on: under --keep-failing a failure keeps them in place. Only
+  // the set: no test deletes it, while PAGE-7 deletes the volatile ones and other tests their own.
+  t.uses(set.ids);
+  return { walk, set, walks };
 }
 
 /** Skips a walk's checks when the server refuses its limit outright: its maximum is its choice (1 is always valid). */
@@ -173,10 +194,10 @@ for (const limit of LIMITS) {
     await skipIfLimitRefused(t, walk, limit);
     for (const page of walk.pages) {
       const body = page.response.json as { has_more?: unknown; next_cursor?: unknown } | undefined;
-      if (body?.has_more !== true) continue;
-      t.check(typeof body.next_cursor === 'string' && body.next_cursor !== '', () => ({
+      // Every page is judged against the statement: one that says has_more false (or nothing) holds it.
+      t.check(body?.has_more !== true || (typeof body.next_cursor === 'string' && body.next_cursor !== ''), () => ({
         expected: `a non-empty string next_cursor on ${pageLabel(walk, page.number)}, which says has_more true`,
-        received: `next_cursor ${preview(body.next_cursor)}`,
+        received: `next_cursor ${preview(body?.next_cursor)}`,
         exchanges: [page.response.exchange],
       }));
     }
@@ -200,8 +221,8 @@ for (const limit of LIMITS) {
     const missing = [...set.ids].filter((id) => !walk.widgets.has(id));
     // A widget may be listed under an id of the wrong type (FMT-3's): then it is not known to be missing.
     if (missing.length > 0) requireStringIds(t, walk, `tell whether the ${missing.length} widget(s) not found are missing`);
-    // How late the list is, looked at once for all the walks (settle.ts); the verdict stays.
-    const late = missing.length === 0 ? '' : `; ${await lateness(t, set)}`;
+    // Skipped by the cursor, or a list that is late (settle.ts, looked at once for all the walks); the verdict stays.
+    const late = missing.length === 0 ? '' : `\n${await whyMissing(t, set, walk, missing)}`;
     t.check(missing.length === 0, () => ({
       expected: `all ${set.ids.size} widgets the suite created, in a walk at limit ${limit} that ended after ${walk.pages.length} pages`,
       received: `${missing.length} missing: ${preview(missing)}${late}`,
@@ -215,7 +236,9 @@ for (const limit of LIMITS) {
       expected: `every widget of the account in the walk at limit ${limit}: with no write of the suite in between, the walks at limits ${LIMITS.join(', ')} and at the largest page size must show the same ${walks.reference.widgets.size} widgets`,
       received:
         `${compared?.stillMissing} widget(s) seen in another walk are missing from both walks at limit ${limit} (${walk.widgets.size} and ${compared?.rewalk?.widgets.size} widgets), ` +
-        `and a retrieve still shows them: ${gaps.map((g) => `${g.id} (seen at ${g.seenIn.join(', ')})`).join('; ')}`,
+        `and a retrieve still shows them: ${gaps.map((g) => `${g.id} (seen at ${g.seenIn.join(', ')})`).join('; ')}` +
+        // Where the plain list of the same window has them, the pages name the request that skipped each.
+        (walks.reference.end.kind === 'complete' && gaps.some((g) => walks.reference.widgets.has(g.id)) ? `\n${describeSkipped(walk, walks.reference, gaps.map((g) => g.id).filter((id) => walks.reference.widgets.has(id)), 'beside')}` : ''),
       note: `first walk at limit ${limit}, pages: ${describePages(walk, 1500)}`,
       exchanges: [walk.pages[0]!.response.exchange, walk.last.response.exchange],
     }));
@@ -229,8 +252,9 @@ for (const limit of LIMITS) {
     if (!Array.isArray(body?.data)) return t.skip('the first page is not a page (PAGE-1 reports it)');
     // Judged on what the page shows, not on the limit: a page may be shorter than the limit.
     if (set.atLeast <= body.data.length) return t.skip(`the first page at limit ${limit} shows ${body.data.length} widgets, as many as the account is known to hold`);
-    // A list that does not show the set yet says has_more false truthfully for what it shows: say how late it is.
-    const late = body.has_more !== true && walk.end.kind === 'complete' && [...set.ids].some((id) => !walk.widgets.has(id)) ? `; the walk lacks widgets the suite created, which ${await lateness(t, set)}` : '';
+    // A list that does not show the set yet says has_more false truthfully for what it shows: say why the walk lacks it.
+    const lacking = [...set.ids].filter((id) => !walk.widgets.has(id));
+    const late = body.has_more !== true && walk.end.kind === 'complete' && lacking.length > 0 ? `; the walk lacks widgets the suite created: ${await whyMissing(t, set, walk, lacking)}` : '';
     t.check(body.has_more === true, () => ({
       expected: `has_more true on the first page at limit ${limit}: the account holds at least ${set.atLeast} widgets and the page shows ${body.data?.length}`,
       received: `has_more ${preview(body.has_more)}${late}`,
@@ -279,7 +303,7 @@ for (const value of ['0', '1000000000']) {
 }
 
 rule('PAGE-8', 'a cursor the server never issued is rejected with an Error object, never a 5xx', async (t) => {
-  expectErrorObject(t, await t.api.list({ cursor: `wcs-not-a-cursor-${randomBytes(8).toString('hex')}` }), 'a list with a cursor the server never issued');
+  expectErrorObject(t, await t.api.list({ cursor: `wcs-not-a-cursor-${t.random.hex(8)}` }), 'a list with a cursor the server never issued');
 });
 
 /** A list answered with a valid page or an Error object: whichever the server chose, never a 5xx. */
@@ -316,17 +340,17 @@ async function ownCursor(t: RuleContext): Promise<string> {
   return cursor;
 }
 
-/** Base64url of n random bytes: well-formed in the alphabet most servers use for cursors. */
-const base64url = (n: number): string => randomBytes(n).toString('base64url');
+/** Base64url of n bytes of the test's seeded stream: well-formed in the alphabet most servers use for cursors. */
+const base64url = (t: RuleContext, n: number): string => t.random.bytes(n).toString('base64url');
 
 /** Cursors of every shape that the server never issued; each may be refused or (if the server can read it) served. */
 const CURSOR_SHAPES: Array<{ label: string; cursor: (t: RuleContext) => Promise<string> }> = [
   { label: 'one character', cursor: async () => 'a' },
-  { label: 'a short well-formed base64url string (3 bytes)', cursor: async () => base64url(3) },
-  { label: 'a well-formed base64url string of 31 bytes', cursor: async () => base64url(31) },
-  { label: 'a well-formed base64url string of 48 bytes', cursor: async () => base64url(48) },
-  { label: 'a long well-formed base64url string (3000 bytes)', cursor: async () => base64url(3000) },
-  { label: 'standard base64 with padding', cursor: async () => randomBytes(40).toString('base64') },
+  { label: 'a short well-formed base64url string (3 bytes)', cursor: async (t) => base64url(t, 3) },
+  { label: 'a well-formed base64url string of 31 bytes', cursor: async (t) => base64url(t, 31) },
+  { label: 'a well-formed base64url string of 48 bytes', cursor: async (t) => base64url(t, 48) },
+  { label: 'a long well-formed base64url string (3000 bytes)', cursor: async (t) => base64url(t, 3000) },
+  { label: 'standard base64 with padding', cursor: async (t) => t.random.bytes(40).toString('base64') },
   { label: 'a number', cursor: async () => '0' },
   { label: 'a negative number', cursor: async () => '-1' },
   { label: 'a JSON object', cursor: async () => '{"seq":1,"account":"x"}' },

@@ -1,6 +1,6 @@
 /** What the operations of WidgetApi (api.ts) take beside their arguments, and what the run hooks into them. */
 import type { ApiResponse } from '../http/client.ts';
-import type { Observation, Unsent } from '../report/profile-facts.ts';
+import type { Observation, Unsent } from '../shared/observation.ts';
 
 /** Overrides the Authorization header of one request; `null` sends none. */
 export interface AuthOverride {

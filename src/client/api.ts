@@ -15,7 +15,7 @@ import type { Ownership } from './ownership.ts';
 import { unsafeSegment } from './safe-ids.ts';
 import type { CreateTicket, Credential, Door, WidgetWrite } from './door.ts';
 import type { TokenSource } from './token-source.ts';
-import type { Unsent } from '../report/profile-facts.ts';
+import type { Unsent } from '../shared/observation.ts';
 import type { ApiHooks, AuthOverride, CreateOptions, ListQuery, SecondDelete } from './api-options.ts';
 import { createSituation, credentialSituation, idSituation, listSituation } from './situation.ts';
 import { TokenGuard } from './token-guard.ts';

@@ -4,7 +4,7 @@
  * Recording only: nothing here may change what a check sees, so a hook that throws is ignored.
  */
 import type { ApiResponse } from '../http/client.ts';
-import type { Observation, Unsent } from '../report/profile-facts.ts';
+import type { Observation, Unsent } from '../shared/observation.ts';
 import type { ApiHooks } from './api-options.ts';
 
 /** What an observation carries beside the answer. */

@@ -8,7 +8,7 @@
  * the run's, lost writes, contradictions) are one state that every proof reads together:
  * split, a delete could read one part and miss a change in another.
  */
-import { Journal, journalFacts, type JournalEntry, type JournalFacts, type LostCreate } from './ledger.ts';
+import { Journal, journalFacts, type JournalEntry, type JournalFacts, type LostCreate } from './journal.ts';
 import { idKey } from './safe-ids.ts';
 
 /** What the latest retrieve with the account's own token showed at an id (a list entry is never proof). */

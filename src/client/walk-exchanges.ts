@@ -5,7 +5,7 @@
  * schema issue, more widgets than the limit). Every other page carries a placeholder, so a
  * message that cites it still shows the request line and the status.
  */
-import type { Exchange, RecordedRequest } from '../http/exchange.ts';
+import type { Exchange, RecordedRequest } from '../shared/exchange.ts';
 
 /** Pages at the start of a walk whose exchanges are kept. */
 export const KEPT_FIRST_PAGES = 3;

@@ -6,7 +6,7 @@
  * JSON type.
  */
 import type { ApiResponse } from '../http/client.ts';
-import type { Exchange, RecordedRequest } from '../http/exchange.ts';
+import type { Exchange, RecordedRequest } from '../shared/exchange.ts';
 import { placeholder } from './walk-exchanges.ts';
 import { checkSchema, type SchemaIssue } from '../schema.ts';
 import { countPrefixItems, type PrefixCount } from '../http/json-prefix.ts';

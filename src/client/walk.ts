@@ -11,7 +11,7 @@ import type { ApiResponse } from '../http/client.ts';
 import { collectGarbageIfLarge } from '../http/memory-valve.ts';
 import { ExchangeBudget, KEPT_FIRST_PAGES } from './walk-exchanges.ts';
 import { compactResponse, PageAnswer, storedCursor, type PageResponse, type ReducedAnswer } from './walk-page.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { preview } from '../schema.ts';
 
 /** Pages beyond one a widget that a walk may spend on empty pages before it is cut off (empty pages are allowed). */

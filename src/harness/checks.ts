@@ -5,11 +5,11 @@
 import type { WidgetApi } from '../client/api.ts';
 import { UnprovenDeleteError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
 import { isOrdinary, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX } from './arbitraries.ts';
 import { explainedBy, type FailureDetail } from './failure.ts';
-import type { RuleContext } from './rule.ts';
+import type { RuleContext } from './rule-context.ts';
 import { prerequisite, unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn } from '../rules.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';

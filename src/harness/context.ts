@@ -7,7 +7,7 @@ import { SuiteError, TokenRejectedError } from '../errors.ts';
 import { isCancelled } from './cancel.ts';
 import type { WidgetApi } from '../client/api.ts';
 import { openAccounts } from '../client/accounts.ts';
-import { secretHeaderValues } from '../http/header-secrecy.ts';
+import { secretHeaderValues } from '../shared/header-secrecy.ts';
 import { clientOptions } from '../http/client-options.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
@@ -21,11 +21,10 @@ import { settings, type SuiteSettings } from './settings.ts';
 import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
-import { CreateLog } from './failing-widgets.ts';
 import { noteDeleteSent } from './prerequisites.ts';
 
 export interface RunContext {
-  /** Unique per worker: names the worker's stats file. */
+  /** Unique per worker: names the worker's stats file (random, not from --seed: it shapes no request). */
   readonly id: string;
   readonly settings: SuiteSettings;
   readonly http: HttpClient;
@@ -39,12 +38,22 @@ export interface RunContext {
   readonly ownership: Ownership;
   /** What every answer showed of the choices the spec leaves open (report/profile-facts.ts): recorded, never judged. */
   readonly profile: ProfileTally;
-  /** The creates this worker sent, by the id each answered: what a failure's replay recreates (failing-widgets.ts). */
-  readonly creates: CreateLog;
 }
 
 const KEY = Symbol.for('widget-conformance.run-context');
 type GlobalSlot = { [KEY]?: RunContext };
+
+/**
+ * What the worker keeps for every suite file it runs (test files each load their own modules):
+ * the value under `key` on globalThis, made by `make` on first use. Symbol keys only, so no global
+ * (fetch among them) is ever read through it; the network check lets this module alone hold the
+ * global object (test/unit/support/network-check.ts).
+ */
+export function perWorker<T>(key: symbol, make: () => T): T {
+  const holder = globalThis as { [key: symbol]: unknown };
+  if (!(key in holder)) holder[key] = make();
+  return holder[key] as T;
+}
 
 /** The run context of this worker, made on first use. Kept on globalThis so every test file in the worker shares it. */
 export function runContext(): RunContext {
@@ -77,7 +86,6 @@ export function runContext(): RunContext {
     http.giveUp(message, TokenRejectedError);
   };
   const profile = new ProfileTally();
-  const creates = new CreateLog();
   const hooks = {
     beforeCreate,
     onTokenRejected,
@@ -85,7 +93,6 @@ export function runContext(): RunContext {
     // One worker runs every suite file (run-vitest.ts), so this gate holds back every write of the run.
     quiet: <T>(run: () => Promise<T>) => gate.quiet(run),
     observe: (o: Parameters<ProfileTally['observe']>[0]) => {
-      if (o.op === 'create') creates.record(o.exchange);
       profile.observe(o);
       // Which ids a DELETE went out for: a widget no delete touched and its owner cannot retrieve is lost (CRUD-4).
       noteDeleteSent(o);
@@ -107,7 +114,7 @@ export function runContext(): RunContext {
     { name: 'primary', token: source(s.token, s.tokenCommand, '--token-command', 'primary') },
     ...(s.secondToken ? [{ name: 'second', token: source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second') }] : []),
   ], hooks, { allowCollectionWrites: s.allowCollectionWrites }) as [WidgetApi, WidgetApi | undefined];
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, creates };
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile };
   holder[KEY] = ctx;
   return ctx;
 }

@@ -1,61 +1,31 @@
 /**
- * What a failing test leaves for the user to act on: the replay script of each failure
- * (report/replay.ts), which recreates the widgets the failing requests name from the creates
- * this worker recorded, and under --keep-failing the widgets themselves, left in place (the
- * ledger marks them kept: no cleanup deletes them, `cleanup` does later, under the usual proof).
- * A widget belongs to a failing test when the failure's exchanges name it: in a request's URL,
- * or as the id a create among them answered. Only ids the ledger holds and has not seen deleted
- * are kept, so nothing the suite did not create is ever affected.
+ * What a failing test leaves for the user to act on. The run's own widgets its failure's
+ * exchanges name are recorded with the failure (FailureDetail.runWidgets), so the reports can say
+ * what became of each at cleanup (a curl command naming a deleted widget gets a deleted widget's
+ * answer). Under --keep-failing, the widgets the test used stay in place: those its exchanges
+ * name (in a request's URL, or as the id a create among them answered) and those it said it relied
+ * on (RuleContext.uses: the widgets made for the walks it judged). The ledger marks them kept: no
+ * cleanup deletes them, and `cleanup` does later, from the journal, under the usual proof. Only
+ * ids the ledger holds and has not seen deleted are kept, so nothing the suite did not create is
+ * ever affected.
  */
-import type { Exchange } from '../http/exchange.ts';
-import { createdId, idInUrl, idsOf, replayScript } from '../report/replay.ts';
+import { idsOf } from '../report/exchange-ids.ts';
 import type { FailureDetail } from './failure.ts';
 import type { RunContext } from './context.ts';
 
-/** Most creates remembered for replays: a run makes hundreds; the oldest go first. */
-const MAX_CREATES = 5000;
-
-/** The creates this worker sent, by the id each answered: the requests a replay sends again. */
-export class CreateLog {
-  private readonly byId = new Map<string, Exchange>();
-
-  /** Records a create's exchange when its 2xx answer gave an id (the request only: the answer is the server's). */
-  record(exchange: Exchange): void {
-    const id = createdId(exchange);
-    if (id === undefined) return;
-    this.byId.delete(id);
-    this.byId.set(id, { request: exchange.request, durationMs: exchange.durationMs });
-    if (this.byId.size > MAX_CREATES) this.byId.delete(this.byId.keys().next().value as string);
-  }
-
-  /** The create that answered `id` last, if it is remembered. */
-  get(id: string): Exchange | undefined {
-    return this.byId.get(id);
-  }
-}
-
 /**
- * The failure's detail with its replay script; under --keep-failing, first marks the widgets its
- * exchanges name as kept (the ledger's claims of this run only).
+ * The failure's detail with the run's widgets its exchanges name; under --keep-failing, first
+ * marks as kept every live widget of the run among those and `used`.
  */
-export function onBrokenTest(run: RunContext, title: string, detail: FailureDetail): FailureDetail {
-  const exchanges = detail.exchanges ?? [];
-  if (exchanges.length === 0) return detail;
-  const kept = new Set<string>();
+export function onBrokenTest(run: RunContext, title: string, detail: FailureDetail, used: Iterable<string> = []): FailureDetail {
+  const named = idsOf(detail.exchanges ?? []);
+  const accounts = [run.primary, ...(run.second ? [run.second] : [])];
+  const held = (id: string): boolean => accounts.some((api) => run.ownership.get(api.account, id) !== undefined);
   if (run.settings.keepFailing) {
-    for (const id of idsOf(exchanges)) {
-      for (const api of [run.primary, ...(run.second ? [run.second] : [])]) {
-        if (run.ownership.keep(api.account, id, `kept by --keep-failing: a widget of the failing test "${title}"`)) kept.add(id);
-      }
+    for (const id of new Set([...named, ...used])) {
+      for (const api of accounts) run.ownership.keep(api.account, id, `kept by --keep-failing: a widget of the failing test "${title}"`);
     }
   }
-  const creates = new Map<string, Exchange>();
-  for (const x of exchanges) {
-    const id = idInUrl(x.request.url);
-    const create = id === undefined ? undefined : run.creates.get(id);
-    if (id !== undefined && create) creates.set(id, create);
-  }
-  const replay = replayScript({ exchanges, creates, kept });
-  // Built from redacted recordings only; redacted once more as a whole, as every failure field is.
-  return replay === undefined ? detail : { ...detail, replay: run.http.redactor.text(replay) };
+  const runWidgets = named.filter(held);
+  return runWidgets.length === 0 ? detail : { ...detail, runWidgets };
 }

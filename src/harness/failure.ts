@@ -3,8 +3,8 @@
  * the spec text it rests on, what was expected beside what was received, and the redacted
  * HTTP exchanges that show it.
  */
-import { formatExchange, type Exchange } from '../http/exchange.ts';
-import type { Redactor } from '../http/redact.ts';
+import { formatExchange, type Exchange } from '../shared/exchange.ts';
+import type { Redactor } from '../shared/redact.ts';
 import { consoleSafe } from '../report/console.ts';
 import { replayLines } from '../report/curl.ts';
 import { mayDependOn, type Rule } from '../rules.ts';
@@ -22,8 +22,8 @@ export interface FailureDetail {
    * fails, this is a failure of the rule as usual.
    */
   readonly explainedBy?: readonly string[];
-  /** The failure's replay as a sh script (harness/failing-widgets.ts), added when the test ends with it. */
-  readonly replay?: string;
+  /** The run's own widgets the exchanges name (harness/failing-widgets.ts), added when the test ends with it. */
+  readonly runWidgets?: readonly string[];
   /**
    * Set on CRUD-4's failure when the owner's retrieve did not find a widget this run created in
    * its account and sent no delete for (harness/prerequisites.ts requireRetrievable): the server
@@ -49,8 +49,8 @@ export interface Evidence {
   readonly received: string;
   readonly note?: string;
   readonly exchanges?: readonly Exchange[];
-  /** The replay script of the exchanges (failing-widgets.ts). */
-  readonly replay?: string;
+  /** The run's own widgets the exchanges name (failing-widgets.ts). */
+  readonly runWidgets?: readonly string[];
   /** As FailureDetail.lost. */
   readonly lost?: true;
 }
@@ -64,7 +64,7 @@ export function evidenceOf(rule: Rule, detail: FailureDetail, redactor: Redactor
     received: detail.received,
     ...(detail.note === undefined ? {} : { note: detail.note }),
     ...(detail.exchanges ? { exchanges: detail.exchanges } : {}),
-    ...(detail.replay === undefined ? {} : { replay: detail.replay }),
+    ...(detail.runWidgets === undefined ? {} : { runWidgets: detail.runWidgets }),
     ...(detail.lost ? { lost: true as const } : {}),
   };
 }

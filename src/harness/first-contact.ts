@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import type { WidgetApi } from '../client/api.ts';
 import { TransportError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { parseJsonBody } from '../http/parse.ts';
 import { foreignId } from './ids.ts';
+import type { SeededRandom } from './random.ts';
 
 /** One answer as the tests judge it: already redacted (an Exchange always is). */
 export interface FirstAnswer {
@@ -118,13 +119,16 @@ export function parseFirstContact(text: string): FirstContact[] {
   }));
 }
 
-/** Lists, retrieves and deletes a made-up id in each account (nothing the suite did not make up is touched), and records the answers in `dir`. */
-export async function recordFirstContact(accounts: readonly WidgetApi[], dir: string): Promise<void> {
+/**
+ * Lists, retrieves and deletes a made-up id in each account (nothing the suite did not make up is
+ * touched), and records the answers in `dir`. The ids come from `random` (the run seed's stream).
+ */
+export async function recordFirstContact(accounts: readonly WidgetApi[], dir: string, random: SeededRandom): Promise<void> {
   const contacts: Parameters<typeof firstContactText>[0][number][] = [];
   for (const api of accounts) {
     // A bounded prefix of a page over the body cap, as the probe reads it: judged by the rules, never a reason to stop the run.
     const list = await answerOrSilence(() => api.list({ keepPrefix: true }));
-    const id = foreignId();
+    const id = foreignId(random);
     const retrieve = await answerOrSilence(() => api.retrieve(id));
     // The delete goes out only once the retrieve showed the made-up id absent (WidgetApi.remove's proof).
     const absent = answered(retrieve) && retrieve.status >= 400 && retrieve.status < 500;

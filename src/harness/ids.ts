@@ -3,17 +3,17 @@
  * a malformed id but 404 for a well-formed unknown one (both are choices it may make), so a
  * check that compares answers uses an unknown id shaped like the server's own ids.
  */
-import { randomBytes, randomInt } from 'node:crypto';
 import type { WidgetApi } from '../client/api.ts';
 import { FOREIGN_ID_PREFIX } from '../client/situation.ts';
-import { swapAsciiCase } from '../http/sent-credential.ts';
+import { swapAsciiCase } from '../shared/sent-credential.ts';
+import type { SeededRandom } from './random.ts';
 
 /** How many trailing characters of a real id are replaced to make an unknown one. */
 const MUTATED_TAIL = 8;
 
-/** An id in no format any server issues, recognisably the suite's. */
-export function foreignId(): string {
-  return `${FOREIGN_ID_PREFIX}${randomBytes(8).toString('hex')}`;
+/** An id in no format any server issues, recognisably the suite's; drawn from the test's seeded stream. */
+export function foreignId(random: SeededRandom): string {
+  return `${FOREIGN_ID_PREFIX}${random.hex(8)}`;
 }
 
 /** Added to an all-digit id, plus up to NUMERIC_SPREAD at random: far past any neighbour in a sequence. */
@@ -27,21 +27,21 @@ const CLASSES = [/[0-9]/, /[a-z]/, /[A-Z]/];
  * the model id itself uses: formats with a restricted alphabet (hex, Crockford base32 without
  * I, L, O, U) stay valid.
  */
-function sameClass(ch: string, model: string): string {
+function sameClass(ch: string, model: string, random: SeededRandom): string {
   const cls = CLASSES.find((c) => c.test(ch));
   if (!cls) return ch;
   const pool = [...new Set([...model].filter((c) => cls.test(c)))];
-  return pool[randomInt(pool.length)] as string;
+  return pool[random.int(pool.length)] as string;
 }
 
 /**
  * An id shaped like `model` (same length, separators, character classes and alphabet) that
  * almost surely names no widget: its last alphanumeric characters are redrawn at random from
  * the characters the model uses. An all-digit id becomes a much larger number, so it cannot
- * be a neighbour in a sequence.
+ * be a neighbour in a sequence. Drawn from the test's seeded stream: a rerun draws the same.
  */
-export function unknownIdLike(model: string): string {
-  if (/^\d{1,15}$/.test(model)) return String(Number(model) + NUMERIC_OFFSET + randomInt(NUMERIC_SPREAD));
+export function unknownIdLike(model: string, random: SeededRandom): string {
+  if (/^\d{1,15}$/.test(model)) return String(Number(model) + NUMERIC_OFFSET + random.int(NUMERIC_SPREAD));
   const chars = [...model];
   // At most half of the alphanumerics: a short id keeps its leading characters (often a type prefix).
   const budget = Math.min(MUTATED_TAIL, Math.floor(chars.filter((c) => /[0-9a-zA-Z]/.test(c)).length / 2));
@@ -49,7 +49,7 @@ export function unknownIdLike(model: string): string {
   for (let i = chars.length - 1; i >= 0 && changed < budget; i -= 1) {
     const ch = chars[i] as string;
     if (!/[0-9a-zA-Z]/.test(ch)) continue;
-    chars[i] = sameClass(ch, model);
+    chars[i] = sameClass(ch, model, random);
     changed += 1;
   }
   const out = chars.join('');
@@ -65,9 +65,9 @@ export const CANDIDATES = 3;
  * first: a delete of it can never touch a widget the suite did not create, and a check that
  * expects "unknown" is never handed an id that happens to exist.
  */
-export async function freshUnknownId(api: WidgetApi, model: string): Promise<string> {
+export async function freshUnknownId(api: WidgetApi, model: string, random: SeededRandom): Promise<string> {
   for (let i = 0; i < CANDIDATES; i += 1) {
-    const id = unknownIdLike(model);
+    const id = unknownIdLike(model, random);
     const res = await api.retrieve(id);
     // Only an id the server answered as absent is the suite's to delete (see ownership.ts).
     if (res.status >= 400 && res.status < 500) {
@@ -75,7 +75,7 @@ export async function freshUnknownId(api: WidgetApi, model: string): Promise<str
       return id;
     }
   }
-  const fallback = foreignId();
+  const fallback = foreignId(random);
   api.ownership.addMadeUp(fallback);
   return fallback;
 }

@@ -14,7 +14,7 @@ import { idText, preview } from '../schema.ts';
 import { describeDifferences, differingFields, sameId, type WidgetField } from './differ.ts';
 import type { FailureDetail } from './failure.ts';
 import { carriesMarker, tagsIn } from './marker.ts';
-import type { RuleContext } from './rule.ts';
+import type { RuleContext } from './rule-context.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,9 +30,10 @@ export function dependsOnText(ruleId: string, expected: string, received: string
  * rule's requirements (rule.ts turns an undeclared one into a suite error).
  */
 export function prerequisite(t: RuleContext, ruleId: string, holds: boolean, detail: () => FailureDetail): void {
+  // The calling rule's own statement, checked on the way: an observation of it like any other check.
+  if (t.rule.id === ruleId) return t.check(holds, detail);
   if (holds) return;
   const d = detail();
-  if (t.rule.id === ruleId) t.fail(d);
   t.evidence(ruleId, d);
   throw new InconclusiveError(t.api.http.redactor.text(dependsOnText(ruleId, d.expected, d.received)), [ruleId]);
 }
@@ -225,37 +226,51 @@ function lostDetail(api: WidgetApi, id: string, res: Pick<ApiResponse, 'status' 
  * must be there.
  */
 export function requireRetrievable(t: RuleContext, api: WidgetApi, id: string, res: ApiResponse, what: string): void {
-  if ((res.status >= 200 && res.status < 300) || REFUSALS.has(res.status) || !keptByRecord(api, id)) return;
-  prerequisite(t, 'CRUD-4', false, () => lostDetail(api, id, res, what));
+  // A refusal says nothing of the widget, and a widget the records do not hold to be there may be
+  // gone lawfully: neither is evaluated (nor, for CRUD-4's own tests, counted as an observation).
+  if (REFUSALS.has(res.status) || !keptByRecord(api, id)) return;
+  prerequisite(t, 'CRUD-4', res.status >= 200 && res.status < 300, () => lostDetail(api, id, res, what));
 }
 
 /** Retrieves of one widget the loss probe sends: a store split over n workers is met with certainty long before. */
 export const LOSS_PROBE_RETRIEVES = 8;
 
-const lossProbes = new WeakMap<WidgetApi, Promise<FailureDetail | undefined>>();
+/** What the loss probe saw: how many retrieves answered about its widget (not refused), and the first that lost it. */
+export interface LossProbe {
+  /** Retrieves whose answer said something of the widget: 0 when the probe could not run (its create failed) or every retrieve was refused. */
+  readonly judged: number;
+  /** CRUD-4's evidence: the first retrieve that did not find the widget. */
+  readonly lost?: FailureDetail;
+}
+
+const lossProbes = new WeakMap<WidgetApi, Promise<LossProbe>>();
 
 /**
  * Whether the owner's retrieve keeps finding a widget nobody deleted: one widget created, then
  * retrieved LOSS_PROBE_RETRIEVES times in a row (no delete in between). The first retrieve that
- * does not answer it is CRUD-4's evidence; undefined when every one found it (or the probe could
- * not run: its create failed). Asked once per account and run.
+ * does not answer it is CRUD-4's evidence; `judged` says how many answers were read, so that a
+ * probe that could not run (its create failed) is never taken for one that found the widget every
+ * time. Asked once per account and run.
  */
-export function retrieveLosesWidgets(t: RuleContext, api: WidgetApi): Promise<FailureDetail | undefined> {
+export function retrieveLosesWidgets(t: RuleContext, api: WidgetApi): Promise<LossProbe> {
   let probe = lossProbes.get(api);
   if (!probe) {
     probe = (async () => {
       const created = widgetOf(await api.create({ name: t.name(), description: 'kept probe' }));
       const id = created?.id;
-      if (typeof id !== 'string' || id === '') return undefined;
+      if (typeof id !== 'string' || id === '') return { judged: 0 };
       let lost: FailureDetail | undefined;
+      let judged = 0;
       for (let i = 1; i <= LOSS_PROBE_RETRIEVES && lost === undefined; i += 1) {
         const res = await api.retrieve(id);
-        if (!(res.status >= 200 && res.status < 300) && !REFUSALS.has(res.status) && keptByRecord(api, id)) {
+        if (REFUSALS.has(res.status) || !keptByRecord(api, id)) continue;
+        judged += 1;
+        if (!(res.status >= 200 && res.status < 300)) {
           lost = lostDetail(api, id, res, `retrieve ${i} of ${LOSS_PROBE_RETRIEVES} of a widget just created (retrieved ${i - 1} time(s) before it, nothing sent between but retrieves)`);
         }
       }
       await api.remove(id).catch(() => undefined);
-      return lost;
+      return lost === undefined ? { judged } : { judged, lost };
     })();
     lossProbes.set(api, probe);
   }
@@ -284,8 +299,8 @@ export async function requireKept(t: RuleContext, api: WidgetApi, id: string, re
       });
     }
   }
-  const probe = await retrieveLosesWidgets(t, api);
-  if (probe) dependsOn(t, 'CRUD-4', { ...probe, note: `so the ${statusText(res)} to ${what} may be the same loss, not that request's doing` });
+  const { lost } = await retrieveLosesWidgets(t, api);
+  if (lost) dependsOn(t, 'CRUD-4', { ...lost, note: `so the ${statusText(res)} to ${what} may be the same loss, not that request's doing` });
 }
 
 /**

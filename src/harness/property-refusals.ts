@@ -10,10 +10,10 @@
  */
 import { InconclusiveError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { formatIssues, validateSchema } from '../schema.ts';
 import { statusClass } from './checks.ts';
-import type { RuleContext } from './rule.ts';
+import type { RuleContext } from './rule-context.ts';
 
 /** A refusal whose body the property could not confirm to be an Error object. */
 interface BodyDefect {

@@ -1,16 +1,18 @@
 /**
  * Runs a fast-check property inside a rule test: seeded from the run seed (every property
- * and shard derives its own, so a run replays from one number), bounded by --runs and a time budget,
- * and on failure a message with the shrunk counterexample, the seed, the fast-check path
- * and the command that replays just this rule.
+ * and shard derives its own, so a run replays from one number), bounded by --runs and a budget
+ * (budgetSpent below: requests at the server's pace by default, wall-clock time when
+ * --property-budget is given), and on failure a message with the shrunk counterexample, the
+ * seed, the fast-check path and the command that replays just this rule.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { InconclusiveError, isSuiteError } from '../errors.ts';
 import { ConformanceFailure } from './failure.ts';
 import { takeBodyDefect } from './property-refusals.ts';
-import type { RuleContext } from './rule.ts';
-import { rerunCommand } from '../report/rerun.ts';
+import type { RuleContext } from './rule-context.ts';
+import { localSuiteCommand, rerunCommand } from '../report/rerun.ts';
+import { PROPERTY_BUDGET_CAP_MS, PROPERTY_BUDGET_REQUESTS } from '../config.ts';
 
 /** The seed of one property, derived from the run seed and the property's key. */
 export function propertySeed(runSeed: number, key: string): number {
@@ -18,14 +20,15 @@ export function propertySeed(runSeed: number, key: string): number {
 }
 
 /**
- * The command that replays the rule with the same seed and runs: `npx widget-conformance`, which
- * works in this checkout and in a project that installed the suite; the tokens come from
+ * The command that replays the rule with the same seed and runs, starting with the suite command
+ * of this process (report/rerun.ts: never one that fetches a package); the tokens come from
  * WIDGET_TOKEN and WIDGET_SECOND_TOKEN, never from the command line (npm would echo them).
  */
 export function replayCommand(t: RuleContext): string {
   const s = t.settings;
   const embedded = s.targetLabel === 'embedded reference server';
   return rerunCommand({
+    command: localSuiteCommand(),
     ...(embedded ? {} : { baseUrl: s.baseUrl }),
     seed: s.seed,
     runs: s.runs,
@@ -92,6 +95,41 @@ export function failureShape(error: unknown): string {
   return text.split('\n')[0]!.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/ ?\[U\+[^\]]*\]/g, '').replace(/\d+/g, 'N');
 }
 
+/**
+ * The default budget of a property (no --property-budget given) is counted in requests, not
+ * time: the property stops once the run has sent PROPERTY_BUDGET_REQUESTS requests since it
+ * began, and not before --property-budget's default time (60 s) has passed. Against a fast server
+ * that is the 60 s it always was; against one that paces the run (a rate limit, latency) it is the
+ * time that server takes to answer that many requests, so a slow server's properties get as many
+ * answers as a fast one's, up to PROPERTY_BUDGET_CAP_MS (config.ts holds both numbers, which
+ * --help states).
+ */
+export { PROPERTY_BUDGET_CAP_MS, PROPERTY_BUDGET_REQUESTS };
+
+/** What a property's budget reads of the settings: --property-budget, and whether it was given. */
+export interface BudgetSettings {
+  readonly propertyBudgetMs: number;
+  /** --property-budget was given (flag, variable or .env): a wall-clock limit, as given. */
+  readonly propertyBudgetGiven?: boolean;
+}
+
+/** True once a property that began `elapsedMs` ago, while the run sent `requests` requests, has spent its budget. */
+export function budgetSpent(s: BudgetSettings, elapsedMs: number, requests: number): boolean {
+  if (s.propertyBudgetGiven) return elapsedMs >= s.propertyBudgetMs;
+  return elapsedMs >= PROPERTY_BUDGET_CAP_MS || (elapsedMs >= s.propertyBudgetMs && requests >= PROPERTY_BUDGET_REQUESTS);
+}
+
+/** The longest a property may run by its budget (the test that runs it must be allowed longer). */
+export function propertyTimeBound(s: BudgetSettings): number {
+  return s.propertyBudgetGiven ? s.propertyBudgetMs : PROPERTY_BUDGET_CAP_MS;
+}
+
+/** The budget in words, for a property it stopped: "the --property-budget of 1500 ms", or the default's rule. */
+export function budgetText(s: BudgetSettings): string {
+  if (s.propertyBudgetGiven) return `the --property-budget of ${s.propertyBudgetMs} ms`;
+  return `its default budget: ${s.propertyBudgetMs / 1000} s and ${PROPERTY_BUDGET_REQUESTS} requests of the run since it began, at most ${PROPERTY_BUDGET_CAP_MS / 1000} s (--property-budget sets a time instead)`;
+}
+
 /** Thrown by a predicate to make fast-check stop at once and keep the counterexample found so far. */
 const interrupt = (): never => {
   throw new fc.PreconditionFailure(true);
@@ -131,6 +169,10 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   const examplesOf = (index: number): Ts[] => (index === 0 ? [...(options.examples ?? [])] : []);
   let aborted: unknown;
   let firstFailed = Number.POSITIVE_INFINITY;
+  /** Set when the budget stopped a shard (before a run: the run in progress always ends). */
+  let budgetStop = false;
+  const startRequests = requestsSent(t);
+  const started = performance.now();
   const shards = Array.from({ length: PROPERTY_SHARDS }, (_, i) => ({
     index: i,
     runs: shardRuns(t.settings.runs, PROPERTY_SHARDS, i),
@@ -141,6 +183,10 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     const property = fc.asyncProperty(...arbitraries, async (...args: Ts) => {
       // Once the suite cannot run, or an earlier shard failed, this shard stops at once.
       if (aborted !== undefined || shard.index > firstFailed) interrupt();
+      if (budgetSpent(t.settings, performance.now() - started, requestsSent(t) - startRequests)) {
+        budgetStop = true;
+        interrupt();
+      }
       try {
         await predicate(...args);
       } catch (error) {
@@ -154,13 +200,13 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
       numRuns: shard.runs,
       examples: examplesOf(shard.index),
       endOnFailure: true,
-      interruptAfterTimeLimit: t.settings.propertyBudgetMs,
+      // The budget's bound in time, kept by fast-check too (between runs, as budgetSpent is checked).
+      interruptAfterTimeLimit: propertyTimeBound(t.settings),
       markInterruptAsFailure: false,
     });
     const { failed, interrupted, numRuns, counterexamplePath, errorInstance } = details;
     return { ...shard, details: { failed, interrupted, numRuns, counterexamplePath, errorInstance } };
   };
-  const started = performance.now();
   const results = await Promise.all(shards.map(search));
   const elapsedMs = performance.now() - started;
 
@@ -169,10 +215,10 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   // Say what really stopped it: fast-check reports an interruption alike for the time budget and
   // for the stop this code asks for (a suite error, an inconclusive check, an earlier shard's failure).
   const interrupted = results.some((r) => r.details.interrupted);
-  const stoppedByBudget = !failed && aborted === undefined && interrupted && elapsedMs >= t.settings.propertyBudgetMs;
+  const stoppedByBudget = !failed && aborted === undefined && interrupted && (budgetStop || elapsedMs >= propertyTimeBound(t.settings));
   const why = failed ? ' (stopped at the first failure)'
     : aborted !== undefined ? ` (stopped after ${Math.round(elapsedMs)} ms: ${isInconclusiveStop(aborted) ? 'a check reached no verdict' : 'the suite could not go on'})`
-    : stoppedByBudget ? ` (stopped by the --property-budget of ${t.settings.propertyBudgetMs} ms)` : '';
+    : stoppedByBudget ? ` (stopped by ${budgetText(t.settings)})` : '';
   await t.annotate(`${completed} of ${t.settings.runs}${why}`, 'runs');
   if (aborted !== undefined) throw aborted;
   // A property that completed no run checked nothing: never a pass (a budget smaller than one

@@ -5,63 +5,57 @@
  */
 import { test, type TestContext } from 'vitest';
 import type { WidgetApi } from '../client/api.ts';
-import { InconclusiveError, UnprovenDeleteError } from '../errors.ts';
+import { InconclusiveError, NothingObservedError, UnprovenDeleteError } from '../errors.ts';
 import { unprovenBecauseLost, unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn, ruleById, type Rule } from '../rules.ts';
-import type { WalkResult } from '../client/walk.ts';
-import { runContext, type RunContext } from './context.ts';
+import { perWorker, runContext, type RunContext } from './context.ts';
 import { ConformanceFailure, evidenceOf, explainedByWhen, type Evidence, type FailureDetail } from './failure.ts';
-import type { SuiteSettings } from './settings.ts';
+import type { RuleContext } from './rule-context.ts';
 import { onBrokenTest } from './failing-widgets.ts';
-
-/** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
-export interface RuleContext {
-  readonly rule: Rule;
-  readonly settings: SuiteSettings;
-  /** The account under test. */
-  readonly api: WidgetApi;
-  /** The second account; present only in tests declared with `needs: 'second-token'`. */
-  readonly second: WidgetApi;
-  /**
-   * A fresh widget name: the run marker (so the sweep finds it), the rule id and a number.
-   * At most 32 printable ASCII characters: ordinary input that every conformant server
-   * accepts (PROP-2), whatever length and character limits it chose.
-   */
-  name(): string;
-  /** Records a note on the test (an annotation the runner reads back): e.g. how many property runs completed (`runs`). */
-  annotate(message: string, type: string): Promise<void>;
-  /** Fails the rule with the expectation beside what was received. */
-  fail(detail: FailureDetail): never;
-  /**
-   * Records a violation of another rule's statement that this test saw (an id given twice, a
-   * deleted id given again): it is that rule's evidence, and the runner fails that rule with it
-   * whatever this test concludes. For this rule itself, use fail.
-   */
-  evidence(ruleId: string, detail: FailureDetail): void;
-  /** Fails the rule unless the condition holds; the detail is built only on failure. */
-  check(condition: boolean, detail: () => FailureDetail): void;
-  /** Ends the test as skipped: the rule does not apply to a choice this server made (the reason says which). */
-  skip(reason: string): Promise<never>;
-  /** A complete walk of the account's list begun after `since` (a performance.now() reading), shared with other tests. */
-  listAfter(api: WidgetApi, since: number): Promise<WalkResult>;
-  /** Runs a walk while none of the suite's own writes is in flight (see walk-gate.ts). */
-  quietly<T>(walk: () => Promise<T>): Promise<T>;
-}
+import { SeededRandom } from './random.ts';
 
 export interface RuleOptions {
-  /** Skipped (saying how to enable it) when the run has no second account. */
-  readonly needs?: 'second-token';
   /** Runs alone, after the concurrent tests before it: for tests whose writes would disturb other tests' walks. */
   readonly sequential?: boolean;
 }
 
+export type { RuleContext };
+
 export const SECOND_TOKEN_HINT = 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it';
 
-let sequence = 0;
+/** Tests one rule may declare at most: a name's number is `n × NAME_SLOTS + the test's slot`. */
+export const NAME_SLOTS = 100;
+const SLOTS_KEY = Symbol.for('widget-conformance.name-slots');
+
+/**
+ * The test's slot among its rule's tests, in declaration order (the order of the code, files in
+ * the run's file order): the same in a run of every test and in a rerun of this one alone, since
+ * vitest collects every test of a file whatever its name filter. Kept on globalThis, as the run
+ * context is, so that every suite file of the worker shares it.
+ */
+function slotOf(id: string, title: string): number {
+  const byRule = perWorker(SLOTS_KEY, () => new Map<string, Map<string, number>>());
+  const slots = byRule.get(id) ?? new Map<string, number>();
+  byRule.set(id, slots);
+  const slot = slots.get(title) ?? slots.size;
+  slots.set(title, slot);
+  if (slot >= NAME_SLOTS) throw new Error(`${id} declares more than ${NAME_SLOTS} tests: widget names would no longer be unique (harness/rule.ts NAME_SLOTS)`);
+  return slot;
+}
+
+/**
+ * The number of a test's `count`-th name (1-based): unique among the names of the run's tests. Six
+ * digits keep a name within 32 characters: a test may make 9,999 names so (a property run with a
+ * --runs in the thousands makes more, and its later names are longer).
+ */
+export function nameNumber(count: number, slot: number): number {
+  return count * NAME_SLOTS + slot;
+}
 
 /** Declares a test of one rule; the title must say the outcome, e.g. `unknown ids answer an Error`. */
 export function rule(id: string, title: string, body: (t: RuleContext) => Promise<void>, options: RuleOptions = {}): void {
   const r = ruleById(id);
+  const slot = slotOf(id, `${id} ${title}`);
   // `concurrent: false` (not `sequential`, which vitest 4 ignores under sequence.concurrent) makes
   // the test wait for the concurrent tests before it and run alone.
   test(`${id} ${title}`, { meta: { rule: id }, ...(options.sequential ? { concurrent: false } : {}) }, async (ctx: TestContext) => {
@@ -69,7 +63,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
     await ctx.annotate(r.level, 'level');
     await ctx.annotate(r.section, 'section');
     const run = runContext();
-    if ((options.needs === 'second-token' || r.secondAccount) && !run.second) {
+    // The catalogue says which rules need a second account (Rule.secondAccount): the one declaration.
+    if (r.secondAccount && !run.second) {
       await ctx.annotate(SECOND_TOKEN_HINT, 'skip-reason');
       ctx.skip(SECOND_TOKEN_HINT);
     }
@@ -78,16 +73,19 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       return ctx.skip(reason);
     };
     const seen: Evidence[] = [];
-    const t = makeContext(r, run, skip, ctx.annotate, seen, `${id} ${title}`);
+    const observed: Observed = { checks: 0 };
+    const used = new Set<string>();
+    const t = makeRuleContext(r, run, { skip, annotate: ctx.annotate, seen, used, title: `${id} ${title}`, slot, observed });
     try {
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
       // rules that declare it: explainedBy reads the catalogue).
       await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
+      concludeObserved(observed);
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
-      // A failure gets its replay, and under --keep-failing its widgets stay (failing-widgets.ts).
-      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail);
+      // A failure names the run's widgets it shows, and under --keep-failing they stay (failing-widgets.ts).
+      if (error instanceof ConformanceFailure) (error as { detail: FailureDetail }).detail = onBrokenTest(run, `${id} ${title}`, error.detail, used);
       if (error instanceof UnprovenDeleteError && error.why === 'credential') {
         // A write with a credential that is no account's own, not sent because another account
         // shows a widget of its own at the id (ids numbered per account): the check cannot be made
@@ -131,6 +129,19 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
   });
 }
 
+/** Why a test that evaluated no check has no verdict (the runner says it of the rule: report/root-causes.ts). */
+export const NOTHING_OBSERVED = 'no verdict: the test made no observation of the server (no check of its rule was evaluated against an answer), so it neither passed nor failed';
+
+/** The checks of its rule a test evaluated against an answer (makeRuleContext counts them). */
+export interface Observed {
+  checks: number;
+}
+
+/** Ends a test whose body returned having evaluated no check: it checked nothing, so no verdict, never a pass. */
+export function concludeObserved(observed: Readonly<Observed>): void {
+  if (observed.checks === 0) throw new NothingObservedError(NOTHING_OBSERVED);
+}
+
 /** The annotation type that carries an Evidence record (failure.ts) to the runner. */
 export const EVIDENCE = 'evidence';
 
@@ -144,10 +155,33 @@ function undeclared(r: Rule, error: InconclusiveError): Error | undefined {
   return new Error(`${r.id} ended inconclusive on ${stray.join(', ')}, which src/rules.ts does not declare among its requirements: a problem of the suite (please report it). ${error.message}`);
 }
 
-function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise<never>, annotate: TestContext['annotate'], seen: Evidence[], title: string): RuleContext {
+/** What makeRuleContext needs of the test beside the rule and the run. */
+export interface TestSlot {
+  readonly skip: (reason: string) => Promise<never>;
+  readonly annotate: TestContext['annotate'];
+  /** Evidence of other rules this test saw, for the runner. */
+  readonly seen: Evidence[];
+  /** The widgets the test said it relies on (RuleContext.uses). */
+  readonly used: Set<string>;
+  readonly title: string;
+  /** The test's place among its rule's tests (slotOf). */
+  readonly slot: number;
+  /** The checks of the rule the test evaluated, counted here (concludeObserved reads them). */
+  readonly observed: Observed;
+}
+
+/**
+ * The context a rule's test gets. `observed.checks` counts the checks of the rule evaluated
+ * against an answer (check, fail, and evidence of the rule itself, which is a failure); the shared
+ * helpers reach it only through those, so a helper counts exactly when it evaluated something.
+ */
+export function makeRuleContext(r: Rule, run: RunContext, test: TestSlot): RuleContext {
+  const { skip, annotate, seen, used, title, slot, observed } = test;
   const { settings: s, primary: api, second } = run;
+  let names = 0;
   const { redactor } = api.http;
   const fail = (detail: FailureDetail): never => {
+    observed.checks += 1;
     throw new ConformanceFailure(r, detail, redactor);
   };
   return {
@@ -155,23 +189,29 @@ function makeContext(r: Rule, run: RunContext, skip: (reason: string) => Promise
     settings: s,
     api,
     get second(): WidgetApi {
-      if (!second) throw new Error(`${r.id} uses the second account but was not declared with needs: 'second-token'`);
+      // A rule that cannot do without it is marked secondAccount (and skipped without one); others ask t.settings.secondToken first.
+      if (!second) throw new Error(`${r.id} uses the second account, which this run does not have: mark the rule secondAccount in src/rules.ts, or ask t.settings.secondToken first`);
       return second;
     },
-    name: () => `${s.marker} ${r.id} ${(sequence += 1)}`,
+    name: () => `${s.marker} ${r.id} ${nameNumber((names += 1), slot)}`,
+    random: SeededRandom.of(s.seed, title),
     annotate: async (message, type) => void (await annotate(message, type)),
     fail,
     evidence(ruleId: string, detail: FailureDetail): void {
       if (ruleId === r.id) fail(detail);
-      // Its replay, and under --keep-failing its widgets, as for a failure of the test's own.
-      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail), redactor));
+      // Its widgets named, and under --keep-failing kept, as for a failure of the test's own.
+      seen.push(evidenceOf(ruleById(ruleId), onBrokenTest(run, title, detail, used), redactor));
     },
     check(condition: boolean, detail: () => FailureDetail): void {
+      observed.checks += 1;
       if (!condition) fail(detail());
     },
     skip,
     listAfter: (account, since) => run.snapshots.after(account, since),
     quietly: (walk) => run.gate.quiet(walk),
+    uses: (ids) => {
+      for (const id of ids) used.add(id);
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import type { SuiteConfig } from '../config.ts';
 
 /**
- * The run's settings: the configuration as resolved (one source: an option added to config.ts
+ * The run's settings: the configuration as resolved (one source: an option added to config/options.ts
  * reaches the workers with nothing else to change), with the target filled in and what the
  * runner adds. Only what makes no sense in a worker is left out.
  */

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { WidgetApi } from '../client/api.ts';
 import type { WalkResult } from '../client/walk.ts';
 import { runContext } from './context.ts';
-import type { RuleContext } from './rule.ts';
+import type { RuleContext } from './rule-context.ts';
 
 /** How long the suite keeps looking to diagnose a late list when no longer settle window was asked for. */
 export const DIAGNOSE_MS = 5_000;

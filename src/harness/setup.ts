@@ -5,9 +5,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
 import { consoleSafe } from '../report/console.ts';
-import { deleteCreated, runContext } from './context.ts';
+import { deleteCreated, perWorker, runContext } from './context.ts';
 import { heldFile, profileFile, recordLiveRequests, statsFile } from './worker-to-runner.ts';
 import { registerCommandRunner } from './renewal.ts';
 import { runTokenCommand } from '../client/token-command.ts';
@@ -26,15 +26,28 @@ beforeEach((ctx) => {
   });
 });
 
-// The runner's progress line counts requests as tests end (cli/run/progress-reporter.ts): at most
-// once a second, a few bytes, so a run of thousands of tests writes little.
-let liveWritten = 0;
-afterEach(() => {
-  if (Date.now() - liveWritten < 1000) return;
-  liveWritten = Date.now();
-  const ctx = runContext();
-  mkdirSync(ctx.settings.statsDir, { recursive: true });
-  recordLiveRequests(ctx.settings.statsDir, ctx.id, ctx.http.stats.requests);
+// The runner's progress line (cli/run/progress.ts) counts the worker's requests as they go, also
+// while one long test runs (a property, against a slow server): every LIVE_EVERY_MS, when the
+// count changed, a few bytes. One timer per worker (this file runs before each suite file); it
+// never keeps the worker alive.
+const LIVE_EVERY_MS = 2_000;
+const LIVE_TIMER = Symbol.for('widget-conformance.live-requests');
+perWorker(LIVE_TIMER, () => {
+  let written = -1;
+  const timer = setInterval(() => {
+    try {
+      const ctx = runContext();
+      const requests = ctx.http.stats.requests;
+      if (requests === written) return;
+      written = requests;
+      mkdirSync(ctx.settings.statsDir, { recursive: true });
+      recordLiveRequests(ctx.settings.statsDir, ctx.id, requests);
+    } catch {
+      // A count not written now is written at the next tick; the progress line is never worth a test.
+    }
+  }, LIVE_EVERY_MS);
+  timer.unref();
+  return timer;
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import type { WidgetApi } from '../client/api.ts';
 import { InconclusiveError, OverCapError } from '../errors.ts';
 import { preview } from '../schema.ts';
 import type { FailureDetail } from './failure.ts';
-import type { RuleContext } from './rule.ts';
+import type { RuleContext } from './rule-context.ts';
 
 import { describeEnd, walkAll, walkBudget, type WalkResult } from '../client/walk.ts';
 import type { WalkGate } from './walk-gate.ts';

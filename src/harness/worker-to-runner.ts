@@ -97,7 +97,7 @@ export function renewedTokens(dir: string): Array<{ account: string; token: stri
 
 const LIVE = '.live';
 
-/** Records how many requests a worker has sent so far, for the runner's progress line (written as tests end). */
+/** Records how many requests a worker has sent so far, for the runner's progress line (written every few seconds: harness/setup.ts). */
 export function recordLiveRequests(dir: string, worker: string, requests: number): void {
   writeFileSync(join(dir, `${worker}${LIVE}`), String(requests));
 }

@@ -4,9 +4,9 @@
  * recorded redacted. An answer cut at the cap keeps its prefix for json-prefix.ts instead.
  */
 import { decodeBody } from './decode.ts';
-import { recordBody, type Exchange } from './exchange.ts';
+import { recordBody, type Exchange } from '../shared/exchange.ts';
 import { decodeUtf8, parseJsonBody } from './parse.ts';
-import type { Redactor } from './redact.ts';
+import type { Redactor } from '../shared/redact.ts';
 import type { RawResponse } from './transport.ts';
 
 /** A complete HTTP answer, with the raw body for checks and the redacted exchange for messages. */

@@ -1,12 +1,12 @@
 /**
  * One place builds an HttpClient's options from the run's settings, for every client of a run
  * (the runner's probe and cleanup, each worker, `cleanup`): the settings carry the user's options
- * under the names config.ts gives them, and no option is renamed on the way to the client.
+ * under the names config/options.ts gives them, and no option is renamed on the way to the client.
  */
 import type { ClientOptions } from './client.ts';
-import type { KnownTokens } from './sent-credential.ts';
+import type { KnownTokens } from '../shared/sent-credential.ts';
 
-/** The settings a client is built from, as config.ts (and the worker's settings) name them. */
+/** The settings a client is built from, as config/options.ts (and the worker's settings) name them. */
 export interface ClientSettings {
   readonly timeoutMs: number;
   readonly concurrency: number;

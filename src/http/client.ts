@@ -13,17 +13,18 @@
  */
 import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
 import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from './answer.ts';
-import { recordBody, type Exchange } from './exchange.ts';
+import { recordBody, type Exchange } from '../shared/exchange.ts';
 import { Limiter } from './limiter.ts';
 import { Pacer } from './pacer.ts';
 import { readRateHint } from './rate-headers.ts';
 import { parseRetryAfter } from './parse.ts';
 import { collectGarbageIfLarge } from './memory-valve.ts';
-import { Redactor } from './redact.ts';
-import { secretHeaderSet } from './header-secrecy.ts';
+import { Redactor } from '../shared/redact.ts';
+import { secretHeaderSet } from '../shared/header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
-import { methodOverride } from './method-override.ts';
-import { describeSentCredential, type KnownTokens } from './sent-credential.ts';
+import { methodOverride } from '../shared/method-override.ts';
+import type { ClientStats } from '../shared/client-stats.ts';
+import { describeSentCredential, type KnownTokens } from '../shared/sent-credential.ts';
 import { describeTransportError } from './transport-errors.ts';
 import { isConnectionLost, NoResponse, openWire, OverCap, SAFE_METHODS, WireRefusal, type RawResponse, type Wire, type WireWriter } from './transport.ts';
 
@@ -226,19 +227,6 @@ interface Attempt {
 interface Gone {
   readonly because: string;
   readonly ErrorClass: typeof TransportError | typeof RateLimitError | typeof TokenRejectedError;
-}
-
-export interface ClientStats {
-  requests: number;
-  retries: number;
-  /** Wall-clock time the client was blocked by the server's pauses (Retry-After, backoff, a spent window). */
-  rateLimitWaitMs: number;
-  /** Answers 429, or 503 asking for a wait: requests the server refused. */
-  refused: number;
-  /** Requests per second the client was paced at when it finished; absent while never paced. */
-  pacedRate?: number;
-  /** The most requests the client allowed in flight at once (adaptive concurrency may raise it). */
-  slots?: number;
 }
 
 /** The suite's HTTP client; one per worker, shared by every test. */

@@ -13,7 +13,7 @@
  * writer on once, to the ownership ledger's door (client.ts takeWriter).
  */
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { methodOverride } from './method-override.ts';
+import { methodOverride } from '../shared/method-override.ts';
 
 /** What undici answered, before decoding. */
 export interface RawResponse {

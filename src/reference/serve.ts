@@ -24,9 +24,9 @@ function testToken(account: string): string {
   return `local-test-token-${account}-${randomBytes(12).toString('hex')}`;
 }
 
-/** The suite's command as the user types it here: `npm test --` in a checkout, `npx widget-conformance` where installed. */
+/** The suite's command as the user types it here: `npm test --` in a checkout, `npx --no-install widget-conformance` where installed (never one that asks the registry). */
 function suiteCommand(): string {
-  return existsSync(join(PROJECT_ROOT, 'src')) ? 'npm test --' : 'npx widget-conformance';
+  return existsSync(join(PROJECT_ROOT, 'src')) ? 'npm test --' : 'npx --no-install widget-conformance';
 }
 
 /** One line saying what the server is made to look like. */

@@ -1,15 +1,18 @@
 /** Builds the run's report from the outcomes the runner collected. */
 import type { Outcome, RunOutcomes } from './model.ts';
-import type { ClientStats } from '../http/client.ts';
+import type { ClientStats } from '../shared/client-stats.ts';
 import { emptyCounts, type CleanupReport, type RuleReport, type RunReport } from './model.ts';
-import { runVerdict } from './verdict.ts';
+import { narrowingOf, runVerdict } from './verdict.ts';
 import { catalogueHash, INTERFACE_VERSION } from './catalogue-hash.ts';
 import { RULES } from '../rules.ts';
 import { headlineOf, rootCauses } from './root-causes.ts';
+import { localSuiteCommand } from './rerun.ts';
 import type { ProfileReport } from './profile.ts';
 
 export interface RunInfo {
   readonly suiteVersion: string;
+  /** The suite command the run's printed commands start with (rerun.ts suiteCommand); this process's when absent. */
+  readonly command?: string;
   readonly target: string;
   readonly baseUrl: string;
   readonly startedAt: Date;
@@ -51,8 +54,17 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
   const causes = rootCauses(
     outcomes.rules.map((r) => {
       const headline = headlineOf(r.tests);
-      const dependsOn = [...new Set(r.tests.filter((t) => t.outcome === 'inconclusive').flatMap((t) => t.dependsOn ?? []))];
-      return { id: r.rule.id, outcome: r.outcome, dependsOn, ...(headline ? { headline } : {}), ...(r.intermittent ? { intermittent: true } : {}) };
+      const inconclusive = r.tests.filter((t) => t.outcome === 'inconclusive');
+      const dependsOn = [...new Set(inconclusive.flatMap((t) => t.dependsOn ?? []))];
+      const observedNothing = inconclusive.filter((t) => t.observedNothing).length;
+      return {
+        id: r.rule.id,
+        outcome: r.outcome,
+        dependsOn,
+        ...(observedNothing > 0 ? { observedNothing: { tests: observedNothing, of: r.tests.length } } : {}),
+        ...(headline ? { headline } : {}),
+        ...(r.intermittent ? { intermittent: true } : {}),
+      };
     }),
   );
   const rules: RuleReport[] = outcomes.rules.map((r) => ({
@@ -79,11 +91,12 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
       ...(t.skipReason ? { skipReason: t.skipReason } : {}),
       ...(t.runs ? { runs: t.runs } : {}),
       ...(t.rerun ? { rerun: t.rerun } : {}),
+      ...(t.replay ? { replay: { file: t.replay.file, command: t.replay.command } } : {}),
     })),
   }));
   // Computed once, from the rules as reported: every format prints this value (verdict.ts).
-  const narrowed = (info.selection?.test?.length ?? 0) > 0 || info.selection?.lastFailed === true;
-  const verdict = runVerdict({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, rules, catalogue: RULES, ...(info.notRun ? { notRun: info.notRun } : {}), ...(narrowed ? { narrowed: true } : {}) });
+  const narrowed = narrowingOf(info.selection);
+  const verdict = runVerdict({ interrupted: info.interrupted, exitCode: info.exitCode, knownFailures, rules, catalogue: RULES, ...(info.notRun ? { notRun: info.notRun } : {}), ...(narrowed ? { narrowed } : {}) });
   return {
     suite: 'widget-conformance',
     suiteVersion: info.suiteVersion,
@@ -127,5 +140,6 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     suiteErrors: outcomes.suiteErrors,
     cleanup: info.cleanup,
     ...(info.profile ? { profile: info.profile } : {}),
+    command: info.command ?? localSuiteCommand(),
   };
 }

@@ -1,15 +1,17 @@
 /**
  * The run's findings as a CI log shows them, rendered from the run report (so they say what every
  * other format says): each failure once, with its evidence (expected and received, the redacted
- * exchanges in short, the replay, the rerun command), a second attempt as one line under it,
+ * exchanges in short, the last request's curl and what became of the widget it names, the replay
+ * and rerun commands), a second attempt as one line under it,
  * then one line for each known (baselined) failure, warning, inconclusive rule and suite error,
  * each marked for what it is: never ✓, and FAIL only for a failure that fails the run. Every
  * line is bounded (LINE_MAX characters, "…, full text in conformance.md") and every block too:
  * the rest is in the reports. No JSON is dumped. Server text is escaped for a terminal
  * (console.ts consoleSafe) before colour, which is the suite's own, is added.
  */
-import { formatExchange, type Exchange } from '../http/exchange.ts';
+import { formatExchange, type Exchange } from '../shared/exchange.ts';
 import { consoleSafe } from './console.ts';
+import { idInUrl } from './exchange-ids.ts';
 import type { FailureReport, RuleReport, RunReport, TestReport } from './model.ts';
 import { cutShortNote } from './verdict.ts';
 
@@ -83,8 +85,36 @@ function exchangeLines(x: Exchange, indent: string): string[] {
   return out;
 }
 
+/** What became of a widget of the run by the end: kept (--keep-failing), left (not proven gone), or deleted. */
+type Fate = (id: string) => 'kept' | 'left' | 'deleted';
+
+/** The fate of each widget by the run's cleanup account (cleanup.kept and cleanup.leftovers name every id not deleted). */
+function fateOf(report: RunReport): Fate {
+  const kept = new Set((report.cleanup.kept ?? []).map((k) => k.id));
+  const left = new Set(report.cleanup.leftovers.map((l) => l.id));
+  return (id) => (kept.has(id) ? 'kept' : left.has(id) ? 'left' : 'deleted');
+}
+
+/**
+ * What a curl command of a failure will meet when pasted now: the widget its request names, when
+ * it is one of the run's, was deleted by the run (or kept, or left), so the answer differs from
+ * the run's unless it was kept. Said from the run's own records (the failure's runWidgets, the
+ * cleanup's kept and leftovers), never from what the server answered.
+ */
+function widgetNote(f: FailureReport, request: Exchange, fate: Fate, replay: boolean): string | undefined {
+  const id = idInUrl(request.request.url);
+  if (id === undefined || !(f.runWidgets ?? []).includes(id)) return undefined;
+  const shown = JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id);
+  const again = !replay ? '' : '; the replay command below runs the test again, its widgets made afresh';
+  switch (fate(id)) {
+    case 'kept': return `(the widget it names, ${shown}, was kept by --keep-failing: the command meets it as the run left it)`;
+    case 'left': return `(the widget it names, ${shown}, was not proven gone at cleanup: see the Cleanup line${again})`;
+    case 'deleted': return `(the widget it names, ${shown}, was deleted by the run: sent now, the request gets the answer for a deleted widget${again})`;
+  }
+}
+
 /** The evidence of one failure: expected, received, note, the last exchanges, the replay of the last request. */
-function failureLines(f: FailureReport, indent: string): string[] {
+function failureLines(f: FailureReport, indent: string, fate: Fate = () => 'deleted', replay = false): string[] {
   const out: string[] = [];
   if (f.expected === undefined && f.received === undefined) out.push(...textBlock('message', f.message, indent));
   if (f.expected !== undefined) out.push(...textBlock('expected', f.expected, indent));
@@ -102,8 +132,12 @@ function failureLines(f: FailureReport, indent: string): string[] {
     const from = Math.max(0, xs.length - EXCHANGES_SHOWN);
     out.push(`${indent}exchange${xs.length > EXCHANGES_SHOWN ? `s (last ${EXCHANGES_SHOWN} of ${xs.length}; all in conformance.html)` : xs.length > 1 ? 's' : ''}:`);
     for (const x of xs.slice(from)) out.push(...exchangeLines(x, `${indent}  `));
-    const replay = f.curl?.[xs.length - 1];
-    if (replay) out.push(`${indent}replay (the last request; tokens from the environment):`, ...replayLines(replay, `${indent}  `));
+    const curl = f.curl?.[xs.length - 1];
+    if (curl) {
+      out.push(`${indent}curl (the last request; tokens from the environment):`, ...replayLines(curl, `${indent}  `));
+      const note = widgetNote(f, xs[xs.length - 1]!, fate, replay);
+      if (note) out.push(boundedLine(`${indent}  ${note}`));
+    }
   }
   return out;
 }
@@ -170,22 +204,25 @@ export function secondAttemptLine(rule: RuleReport): string | undefined {
 }
 
 /** One failed rule, once: its heading, then each failing test's evidence (the first TESTS_SHOWN), then the second attempt. */
-function failureBlock(rule: RuleReport, paint: Paint): string[] {
+function failureBlock(rule: RuleReport, paint: Paint, fate: Fate): string[] {
   const failing = rule.tests.filter((t) => t.outcome === 'fail');
   const out = [`${paint.red('✗ FAIL')} ${boundedLine(`${rule.id} (${rule.level}, ${rule.section}): ${rule.statement}`)}`];
   for (const t of failing.slice(0, TESTS_SHOWN)) {
     out.push(boundedLine(`    test: ${t.title}`));
     const failures = t.failures ?? [];
     if (failures.length === 0) out.push(...textBlock('message', (t.errors ?? []).join('\n') || `${rule.id} failed`, '      '));
-    for (const f of failures.slice(0, 1)) out.push(...failureLines(f, '      '));
+    for (const f of failures.slice(0, 1)) out.push(...failureLines(f, '      ', fate, t.replay !== undefined));
     if (failures.length > 1) out.push(`      (${failures.length - 1} more failure${failures.length === 2 ? '' : 's'} of this test in conformance.md)`);
+    // The one command that reproduces the failure, then the rerun with the whole report.
+    if (t.replay) out.push(boundedLine(`      replay: ${t.replay.command}`));
     const rerun = rerunOf(t);
     if (rerun) out.push(boundedLine(`      rerun: ${rerun}`));
   }
-  // The next failing tests in one line each: what they received.
+  // The next failing tests in one line each: what they received, and their replay.
   for (const t of failing.slice(TESTS_SHOWN, TESTS_SHOWN + TESTS_LISTED)) {
     const f = t.failures?.[0];
-    out.push(boundedLine(`    also: ${t.title}${f?.received !== undefined ? `: received ${f.received.split('\n')[0]}` : ''}`));
+    const replay = t.replay ? ` (replay: ${t.replay.command})` : '';
+    out.push(`${boundedLine(`    also: ${t.title}${f?.received !== undefined ? `: received ${f.received.split('\n')[0]}` : ''}`, Math.max(120, LINE_MAX - replay.length))}${consoleSafe(replay)}`);
   }
   const rest = failing.length - TESTS_SHOWN - TESTS_LISTED;
   if (rest > 0) out.push(`    (${rest} more failing test${rest === 1 ? '' : 's'} of ${rule.id} in conformance.md and conformance.html)`);
@@ -222,7 +259,8 @@ export function renderFindings(report: RunReport, paint: Paint = NO_PAINT): stri
   const errored = report.rules.filter((r) => r.outcome === 'error');
   if (failed.length > 0) {
     out.push(`Failures (${failed.length}; each once, every exchange in conformance.html):`);
-    for (const r of failed) out.push(...failureBlock(r, paint));
+    const fate = fateOf(report);
+    for (const r of failed) out.push(...failureBlock(r, paint, fate));
   }
   if (known.length > 0) {
     out.push(`Known failures (in the baseline, not failing the run): ${known.map((r) => r.id).join(', ')}`);
@@ -244,7 +282,9 @@ export function renderFindings(report: RunReport, paint: Paint = NO_PAINT): stri
     }
   }
   if (inconclusive.length > 0) {
-    out.push('Inconclusive (no verdict: something they depend on is broken):');
+    // Most often a broken rule they depend on; a test that observed nothing, or a problem of the suite, says so in its own note.
+    const why = inconclusive.every((r) => (r.inconclusive?.dependsOn.length ?? 0) > 0) ? 'something they depend on is broken' : 'each says why';
+    out.push(`Inconclusive (no verdict: ${why}):`);
     for (const r of inconclusive) out.push(boundedLine(`  ${r.id.padEnd(7)} ${r.level.padEnd(6)} ${(r.inconclusive?.note ?? firstWords(r)).split('\n')[0] ?? ''}`));
   }
   if (errored.length > 0) {

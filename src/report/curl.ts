@@ -4,8 +4,9 @@
  * it was read from (`"${WIDGET_TOKEN}"`), so the command can be printed anywhere and works
  * however the tokens were given, once they are exported.
  */
-import type { Exchange } from '../http/exchange.ts';
-import type { Derivation, SentPart, TokenVariable } from '../http/sent-credential.ts';
+import type { Exchange } from '../shared/exchange.ts';
+import { REDACTED } from '../shared/redact.ts';
+import type { Derivation, SentPart, TokenVariable } from '../shared/sent-credential.ts';
 
 /**
  * What replay commands use for a credential the suite sent but a shell cannot rebuild from the
@@ -13,9 +14,6 @@ import type { Derivation, SentPart, TokenVariable } from '../http/sent-credentia
  * print the token, so the command asks for it instead.
  */
 export const PLACEHOLDER_VARIABLE = 'BAD_CREDENTIAL';
-
-/** How the redactor (http/redact.ts REDACTED, a layer above this one) shows a hidden value. */
-const HIDDEN = '[REDACTED]';
 
 /** Single-quoted for POSIX sh: every byte literal, a `'` closed, escaped and reopened. */
 export function shQuote(text: string): string {
@@ -73,27 +71,19 @@ export function variablesOf(exchange: Exchange): string[] {
   return [...vars];
 }
 
-/** How a replay script (replay.ts) adapts a command: its URL as a shell word of its own, the answer's headers left out. */
-export interface CurlOptions {
-  /** The URL argument, already a shell word (an id captured from an earlier answer spliced in). */
-  readonly urlWord?: string;
-  /** Print the status line and headers before the body (the default). */
-  readonly include?: boolean;
-}
-
 /** The curl command, lines joined with ` \` continuations; notes as `#` comment lines above it. */
-export function curlCommand(exchange: Exchange, options: CurlOptions = {}): string {
+export function curlCommand(exchange: Exchange): string {
   const { request } = exchange;
   const c = request.credential;
   const notes: string[] = [];
   // Said first: a reader must know before running it that this is not the request as sent.
   if (request.partial !== undefined) notes.push(`# partial replay, not the request as sent: ${request.partial}`);
-  const args = ['curl', '--silent', '--show-error', ...(options.include === false ? [] : ['--include']), '--path-as-is', '--globoff'];
+  const args = ['curl', '--silent', '--show-error', '--include', '--path-as-is', '--globoff'];
   // curl's HEAD by --request waits for a body that never comes; --head sends the same request.
   args.push(request.method === 'HEAD' ? '--head' : `--request ${shQuote(request.method)}`);
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() === 'authorization') continue;
-    if (value.includes(HIDDEN)) notes.push(`# ${name} held a secret, shown as ${HIDDEN}: put the value you configured (--header / WIDGET_HEADERS) in its place`);
+    if (value.includes(REDACTED)) notes.push(`# ${name} held a secret, shown as ${REDACTED}: put the value you configured (--header / WIDGET_HEADERS) in its place`);
     // `Name;` is curl's way to send a header with an empty value (`Name:` removes it).
     args.push(`--header ${shQuote(value === '' ? `${name};` : `${name}: ${value}`)}`);
   }
@@ -117,8 +107,7 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
     input = `printf ${printfFormat(request.body)} | `;
     if (request.bodyExact !== true) notes.push('# the body is the recorded one (cut at 4 KiB, or a credential in it hidden), not exactly the one the suite sent');
   }
-  if (options.urlWord !== undefined) args.push(options.urlWord);
-  else if (c?.url) args.push(shellWord(c.url));
+  if (c?.url) args.push(shellWord(c.url));
   else {
     if (c) notes.push('# the URL held a credential no shell expression rebuilds: it is shown redacted');
     args.push(shQuote(request.url));
@@ -129,6 +118,6 @@ export function curlCommand(exchange: Exchange, options: CurlOptions = {}): stri
 /** The command under a heading that names the variables to export, indented for a failure message. */
 export function replayLines(exchange: Exchange, indent: string): string[] {
   const vars = variablesOf(exchange);
-  const heading = vars.length ? `replay (export ${vars.join(' and ')} first):` : 'replay:';
+  const heading = vars.length ? `curl (export ${vars.join(' and ')} first):` : 'curl:';
   return [`${indent}${heading}`, ...curlCommand(exchange).split('\n').map((l) => `${indent}  ${l}`)];
 }

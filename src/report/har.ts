@@ -3,7 +3,7 @@
  * developer tools can open them (schemas/har.schema.json). Built from the recorded
  * exchanges, which are redacted already; the writer redacts the file once more.
  */
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { safeJson } from './json.ts';
 import type { RunReport } from './model.ts';
 

@@ -6,22 +6,14 @@
  * failure's exchange in the first screen, without scrolling through passes.
  * Everything from the server (names, messages, bodies, headers) is escaped: shown as text, never run.
  */
-import { formatExchange, type Exchange } from '../http/exchange.ts';
+import { formatExchange, type Exchange } from '../shared/exchange.ts';
 import type { Outcome } from './model.ts';
 import { cleanupHeadline, type FailureReport, type RuleReport, type RunReport, type TestReport } from './model.ts';
 import { bySection } from './sections.ts';
 import { cutShortNote, isCutShort } from './verdict.ts';
 import { groupLine } from './root-causes.ts';
-import { CONSOLE_UNSAFE, visibleEscape } from './console.ts';
+import { escapeHtml } from './html-text.ts';
 import { PROFILE_STYLE, profileHtml, settleNoticeHtml } from './profile-html.ts';
-
-/**
- * Escapes text for HTML element content and attribute values. Controls and bidirectional
- * characters are shown as visible escapes (`\x1b`, `\u202e`): a browser would reorder or hide them.
- */
-export function escapeHtml(text: string): string {
-  return text.replace(CONSOLE_UNSAFE, visibleEscape).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 /** The heading's colour by verdict; its words are the verdict's own (verdict.ts). */
 const VERDICT_CSS: Record<RunReport['verdict'], string> = {
@@ -181,7 +173,6 @@ function failureDetail(f: FailureReport, showExchanges: boolean): string {
     const body = `<div class="exchanges">${xs.map((x, i) => `<div>${exchange(x)}${replay(f.curl?.[i])}</div>`).join('')}</div>`;
     parts.push(showExchanges ? body : `<details class="more"><summary>The ${xs.length === 1 ? 'exchange' : `${xs.length} exchanges`}</summary>${body}</details>`);
   }
-  if (f.replay !== undefined) parts.push(`<details class="more replay"><summary>Replay script (sh): recreates what the failing request needs</summary><pre class="curl">${escapeHtml(f.replay)}</pre></details>`);
   return parts.join('');
 }
 
@@ -192,7 +183,8 @@ function testDetail(t: TestReport, first: boolean): string {
   for (const e of t.errors ?? []) parts.push(`<pre class="message">${escapeHtml(e)}</pre>`);
   for (const w of t.warnings ?? []) parts.push(`<pre class="message">${escapeHtml(w)}</pre>`);
   if (t.skipReason) parts.push(`<p class="muted">${escapeHtml(t.skipReason)}</p>`);
-  // After the failures: the first screen shows what differed first, then how to rerun it.
+  // After the failures: the first screen shows what differed first, then how to replay and rerun it.
+  if (t.replay !== undefined) parts.push(`<pre class="curl replay" title="replay this test: prints one line, exit 1 when it fails again; export WIDGET_TOKEN (and WIDGET_SECOND_TOKEN) first">${escapeHtml(t.replay.command)}</pre>`);
   if (t.rerun !== undefined) parts.push(`<pre class="curl rerun" title="rerun this test: export WIDGET_TOKEN (and WIDGET_SECOND_TOKEN) first">${escapeHtml(t.rerun)}</pre>`);
   parts.push('</div>');
   return parts.join('');
@@ -261,7 +253,7 @@ ${problems.length ? `<h2>${problemsHeading(problems)}</h2>${problems.map((r) => 
 ${warnings.length ? `<h2>Warnings (SHOULD)</h2>${warnings.map((r) => ruleDetail(r, false)).join('')}` : ''}
 ${skipped.length ? `<h2>Skipped</h2>${skipped.map((r) => ruleDetail(r, false)).join('')}` : ''}
 ${profileHtml(report)}
-<footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${escapeHtml(cleanupHeadline(report.cleanup))}</footer>
+<footer>widget-conformance ${escapeHtml(report.suiteVersion)} · ${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)} · cleanup: ${escapeHtml(cleanupHeadline(report.cleanup, report.command))}</footer>
 </main></body></html>
 `;
 }

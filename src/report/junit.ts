@@ -90,7 +90,8 @@ function verdictElement(rule: RuleReport, test: TestReport): string {
       return `<skipped${attrs({ message: oneLine(test.skipReason ?? 'skipped') })}/>`;
     case 'inconclusive': {
       // Never counted as passed, nor as a failure of its own: a skip that names the rule that explains it.
-      const note = rule.inconclusive?.note ?? 'no verdict';
+      // A test of a rule its other tests judged (one that observed nothing) says its own reason.
+      const note = rule.inconclusive?.note ?? test.errors?.[0] ?? 'no verdict';
       const text = [`${rule.id} inconclusive: ${note}`, ...(test.errors ?? [])].join('\n\n');
       return `<skipped${attrs({ message: `inconclusive: ${oneLine(note)}` })}/><system-out>${xmlText(text)}</system-out>`;
     }

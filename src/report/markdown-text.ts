@@ -44,3 +44,14 @@ export function codeBlock(text: string, info = ''): string {
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${info}\n${shown}\n${fence}`;
 }
+
+/** Markdown-safe inline text: no table breaks, no HTML, no runaway length. */
+export function mdInline(text: string, max = 200): string {
+  // Text that could mention someone (`@name` at a word's start) goes into an inert code span
+  // (codeSpan: a backslash does not stop a mention); the rest is escaped, with controls
+  // and bidi characters shown as escapes.
+  if (/(^|\s)@/.test(text)) return codeSpan(text, max, true);
+  const flat = visibleChars(text).replace(/\s+/g, ' ').trim();
+  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return cut.replace(/[\\`*_[\]<>|#!&()~]/g, (c) => `\\${c}`);
+}

@@ -36,26 +36,25 @@ function firstFailure(rule: RuleReport): string {
   return '';
 }
 
-/** Each failing test's replay commands, folded: a summary must stay short. */
+/** Each failing test's replay and rerun commands and its requests, folded: a summary must stay short. */
 function replays(report: RunReport): string[] {
   const out: string[] = [];
   for (const r of report.rules.filter((x) => x.outcome === 'fail' || x.outcome === 'warn')) {
     for (const t of r.tests) {
       const commands = (t.failures ?? []).flatMap((f) => f.curl ?? []);
-      const scripts = (t.failures ?? []).flatMap((f) => (f.replay === undefined ? [] : [f.replay]));
-      if (commands.length === 0 && t.rerun === undefined) continue;
+      if (commands.length === 0 && t.rerun === undefined && t.replay === undefined) continue;
       // Inside an HTML block Markdown escapes do not apply: HTML entities do.
       const title = visibleChars(t.title).replace(/\s+/g, ' ').slice(0, 160).replace(/[&<>"@#]/g, (c) => `&#${c.charCodeAt(0)};`);
       out.push('', `<details><summary>${title} (${commands.length} request${commands.length === 1 ? '' : 's'})</summary>`, '');
-      if (t.rerun !== undefined) out.push('Rerun this test:', '', codeBlock(t.rerun, 'sh'), '');
-      // The script recreates what the failing request needs; without one, the requests alone.
-      if (scripts.length > 0) out.push('Replay (save as a file, run with `sh`):', '', codeBlock(scripts.join('\n'), 'sh'), '');
-      else if (commands.length > 0) out.push(codeBlock(commands.join('\n\n'), 'sh'), '');
+      if (t.replay !== undefined) out.push('Replay this test (it runs again with its data made afresh, prints one line, exits 1 when it fails again, and deletes what it made):', '', codeBlock(t.replay.command, 'sh'), '');
+      if (t.rerun !== undefined) out.push('Rerun it with the whole report:', '', codeBlock(t.rerun, 'sh'), '');
+      // The requests as sent: a widget the run made and deleted answers as a deleted one now.
+      if (commands.length > 0) out.push('Its requests (a widget of the run they name was deleted at the end, unless --keep-failing kept it):', '', codeBlock(commands.join('\n\n'), 'sh'), '');
       out.push('</details>');
     }
   }
   if (out.length === 0) return [];
-  return ['', '### Replay', '', 'Each failing test with the command that reruns it and a replay of its requests; both read the tokens from the environment: `export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=…` first.', ...out];
+  return ['', '### Replay', '', 'Each failing test with the command that replays it, the command that reruns it and its requests; all read the tokens from the environment: `export WIDGET_TOKEN=… WIDGET_SECOND_TOKEN=…` first.', ...out];
 }
 
 /** What kept the run from a full verdict, one bullet each (the label says it in one line too). */
@@ -114,12 +113,12 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(...replays(report));
   for (const e of report.suiteErrors) lines.push('', `Suite error: ${server(e)}`);
   lines.push(...profileMarkdown(report));
-  lines.push('', `Cleanup: ${server(cleanupHeadline(report.cleanup), 1000)}`);
+  lines.push('', `Cleanup: ${server(cleanupHeadline(report.cleanup, report.command), 1000)}`);
   if (report.cleanup.leftovers.length > 0) {
     // Every id, not a sample: the user must be able to find each widget the run left.
     lines.push('', '| Account | Widget id not deleted | Why |', '|---|---|---|');
     for (const l of report.cleanup.leftovers) lines.push(`| ${inline(l.account, 20)} | ${server(l.id, 1000, true)} | ${server(l.reason, 300, true)} |`);
-    lines.push('', 'Later, `npm run cleanup -- --base-url …` deletes, with the same proof, what the run\'s journal (`widget-journal-*.jsonl` in the report directory) holds, and nothing else.');
+    lines.push('', `Later, ${codeSpan(`${report.command ?? 'widget-conformance'} cleanup --base-url …`, 300)} deletes, with the same proof, what the run's journal (\`widget-journal-*.jsonl\` in the report directory) holds, and nothing else.`);
   }
   lines.push('', 'Details, with every HTTP exchange: `conformance.html` and `conformance.json` in the report directory.', '');
   return lines.join('\n');

@@ -4,7 +4,7 @@
  * column per run, each cell coloured by outcome and marked with a symbol too, linking to the
  * rule's evidence in that run's report. Everything that comes from an input is escaped.
  */
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from './html-text.ts';
 import { ABSENT, CHANGE_WORDS, outcomeLabel, type Matrix, type MatrixCell, type MatrixColumn } from './matrix.ts';
 import { PROFILE_MATRIX_STYLE, profileMatrixHtml } from './matrix-profile-render.ts';
 

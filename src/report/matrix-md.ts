@@ -4,23 +4,12 @@
  * outcome in words (never colour alone), linked to the rule's evidence in that run's report.
  * Text from the inputs is escaped so that it cannot break the table or add markup.
  */
-import { codeSpan, visibleChars } from './markdown-text.ts';
+import { mdInline } from './markdown-text.ts';
 import { ABSENT, CHANGE_WORDS, outcomeLabel, type Matrix, type MatrixCell, type MatrixColumn } from './matrix.ts';
 import { profileMatrixMarkdown } from './matrix-profile-render.ts';
 
 const ICON: Readonly<Record<string, string>> = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', error: '💥', inconclusive: '❔', [ABSENT]: '∅' };
 const CHANGE_MARK = { regression: '🔻', fixed: '🔺', changed: '↔️' } as const;
-
-/** Markdown-safe inline text: no table breaks, no HTML, no runaway length. */
-export function mdInline(text: string, max = 200): string {
-  // Text that could mention someone (`@name` at a word's start) goes into an inert code span
-  // (markdown-text.ts: a backslash does not stop a mention); the rest is escaped, with controls
-  // and bidi characters shown as escapes.
-  if (/(^|\s)@/.test(text)) return codeSpan(text, max, true);
-  const flat = visibleChars(text).replace(/\s+/g, ' ').trim();
-  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
-  return cut.replace(/[\\`*_[\]<>|#!&()~]/g, (c) => `\\${c}`);
-}
 
 /** A link destination that cannot end the link early or open markup: spaces, brackets and quotes percent-encoded. */
 function destination(href: string): string {

@@ -3,10 +3,9 @@
  * the majority of the runs that observed the choice is marked ◆ and said in words. Every value
  * from a report goes through the formats' escaping helpers.
  */
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from './html-text.ts';
 import type { Matrix } from './matrix.ts';
-import { mdInline } from './matrix-md.ts';
-import { codeSpan } from './markdown-text.ts';
+import { codeSpan, mdInline } from './markdown-text.ts';
 import type { ProfileCell } from './matrix-profile.ts';
 
 const DIFFERS = '◆';

@@ -3,9 +3,10 @@
  * conformance.json, conformance.md and conformance.html. Everything in it is redacted.
  * Its shape is schemas/conformance-report.schema.json.
  */
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import type { Level, Rule } from '../rules.ts';
 import type { ProfileReport } from './profile.ts';
+import type { ReplayFile } from './replay-file.ts';
 
 /**
  * A test's or a rule's outcome; the runner collects them from vitest (cli/outcomes.ts).
@@ -38,6 +39,8 @@ export interface TestOutcome {
   readonly runs?: string;
   /** Inconclusive tests: the rules whose failure would explain it (InconclusiveError.dependsOn). */
   readonly dependsOn?: readonly string[];
+  /** Inconclusive because it made no observation of the server: no check was evaluated (errors.ts NothingObservedError). */
+  readonly observedNothing?: true;
   /** A failed or warned test whose every failure another rule's failure would explain (harness/failure.ts explainedBy). */
   readonly explainedBy?: readonly string[];
   /**
@@ -47,7 +50,22 @@ export interface TestOutcome {
   readonly seenBy?: string;
   /** Failed or warned tests: one command that reruns exactly this test, tokens from the environment (report/rerun.ts). */
   readonly rerun?: string;
+  /** Failed or warned tests: the replay file written for it and the one command that replays it (report/replay-file.ts). */
+  readonly replay?: TestReplay;
   readonly durationMs: number;
+}
+
+/** A failing test's replay: its file in the report directory, the command that runs it, and the file's content. */
+export interface TestReplay extends ReplayRef {
+  readonly content: ReplayFile;
+}
+
+/** Where a failing test's replay file is and the command that replays it, as the reports show them. */
+export interface ReplayRef {
+  /** Relative to the report directory: `replay/ISO-2-1.json`. */
+  readonly file: string;
+  /** `npx --no-install widget-conformance replay reports/replay/ISO-2-1.json`: tokens from the environment. */
+  readonly command: string;
 }
 
 export interface RuleOutcome {
@@ -99,8 +117,8 @@ export interface FailureReport {
   readonly exchanges?: readonly Exchange[];
   /** One POSIX sh command per exchange, in the same order, that sends its request again (report/curl.ts). */
   readonly curl?: readonly string[];
-  /** A POSIX sh script that replays the exchanges in order, recreating what the failing request needs first (report/replay.ts). */
-  readonly replay?: string;
+  /** The widgets of this run the exchanges name (ids its ledger held): the console says what became of each at cleanup. */
+  readonly runWidgets?: readonly string[];
 }
 
 export interface TestReport {
@@ -121,6 +139,8 @@ export interface TestReport {
   readonly seenBy?: string;
   /** Failed or warned tests: the command that reruns exactly this test (TestOutcome.rerun). */
   readonly rerun?: string;
+  /** Failed or warned tests: its replay file and the command that replays it (TestOutcome.replay, without the content). */
+  readonly replay?: ReplayRef;
 }
 
 /** Why a rule is inconclusive: what it depends on and which of those failed (report/root-causes.ts). */
@@ -225,6 +245,8 @@ export interface RunReport {
   readonly cleanup: CleanupReport;
   /** What the implementation chose where the spec is silent: data, never a verdict (report/profile.ts, docs/profile.md). */
   readonly profile?: ProfileReport;
+  /** The suite command the run's printed commands start with (report/rerun.ts suiteCommand): never one that fetches a package. */
+  readonly command?: string;
 }
 
 /** What the run left on the server (see cli/final-cleanup.ts). */
@@ -240,10 +262,10 @@ export interface CleanupReport {
   readonly verified: boolean;
 }
 
-/** The one-line account of a cleanup, for every report format. */
-export function cleanupHeadline(cleanup: CleanupReport): string {
+/** The one-line account of a cleanup, for every report format; `command` is the suite command its `cleanup` starts with. */
+export function cleanupHeadline(cleanup: CleanupReport, command = 'widget-conformance'): string {
   const kept = cleanup.kept ?? [];
-  const keptText = `${kept.length} widget(s) of failing tests kept in place (--keep-failing) for \`widget-conformance cleanup\` to delete later: ${kept.map((l) => `${l.account} ${JSON.stringify(l.id)}`).join(', ')}`;
+  const keptText = `${kept.length} widget(s) of failing tests kept in place (--keep-failing) for \`${command} cleanup\` to delete later: ${kept.map((l) => `${l.account} ${JSON.stringify(l.id)}`).join(', ')}`;
   if (kept.length > 0 && cleanup.leftovers.length === 0 && cleanup.problems.length === 0) return `KEPT: ${keptText}`;
   if (cleanup.verified) return `nothing left behind${cleanup.deleted ? ` (cleanup deleted ${cleanup.deleted} widget(s) at the end)` : ''}`;
   const parts = [...cleanup.problems];

@@ -4,43 +4,8 @@
  * facts (entry key, value) and tallies them; the runner merges the workers' tallies and sums
  * them up (profile.ts). Recording only: nothing here ever judges or throws into a check.
  */
-import type { Exchange } from '../http/exchange.ts';
-
-export type Operation = 'list' | 'create' | 'retrieve' | 'delete';
-
-/**
- * What the request was, as the client saw it when it sent it: `ok`, `existing` and `valid` are
- * the ordinary cases; the rest name the condition (no-credential, unknown-id, malformed, …).
- */
-export interface Observation {
-  readonly op: Operation;
-  readonly situation: string;
-  readonly status: number;
-  /** Lower-case header names. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly json: unknown;
-  readonly jsonError?: string;
-  readonly exchange: Exchange;
-  /** A list's limit as sent (absent: none sent). */
-  readonly limit?: string;
-  /** A list that followed a cursor. */
-  readonly paged?: boolean;
-  /** A create's body as sent, when it was a JSON value. */
-  readonly sent?: unknown;
-  /** A retrieve's or delete's id as sent in the path. */
-  readonly id?: string;
-}
-
-/**
- * A request the suite did not send, and why: withheld for data safety (a second delete of the
- * same id) or impossible here (an id without letters has no other case). The profile says so on
- * the entries it would have shown, instead of a bare "not observed".
- */
-export interface Unsent {
-  readonly op: Operation;
-  readonly situation: string;
-  readonly reason: string;
-}
+import type { Exchange } from '../shared/exchange.ts';
+import type { Observation, Unsent } from '../shared/observation.ts';
 
 /** Tally keys that carry why an entry was not observed (never an entry of their own). */
 export const NOTE_PREFIX = 'note:';

@@ -2,7 +2,7 @@
  * The profile section of conformance.html (docs/profile.md). Every value from the server goes
  * through escapeHtml; the section is its own module so the formatters can change around it.
  */
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from './html-text.ts';
 import type { RunReport } from './model.ts';
 import { settleWindowLine } from './profile-md.ts';
 

@@ -4,7 +4,7 @@
  * never a verdict. Its shape is `profile` in schemas/conformance-report.schema.json; entry keys
  * are stable (dashboards and `compare` key on them).
  */
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../shared/exchange.ts';
 import { NONE, NOTE_PREFIX, OTHER_VALUES, type TallyData } from './profile-facts.ts';
 
 export const NOT_OBSERVED = 'not observed';

@@ -14,6 +14,8 @@ export interface RuleFacts {
   readonly outcome: Outcome;
   /** Inconclusive rules: the rules their tests named (InconclusiveError.dependsOn), merged. */
   readonly dependsOn?: readonly string[];
+  /** How many of the rule's tests made no observation of the server (harness/rule.ts), of how many. */
+  readonly observedNothing?: { readonly tests: number; readonly of: number };
   /** One line of what differed, for a broken rule (see headlineOf). */
   readonly headline?: string;
   readonly intermittent?: boolean;
@@ -52,7 +54,7 @@ export function rootCauses(rules: readonly RuleFacts[]): RootCauses {
   for (const r of rules.filter((x) => x.outcome === 'inconclusive')) {
     const dependsOn = [...new Set(r.dependsOn ?? [])];
     const explainedBy = [...new Set(dependsOn.flatMap((d) => explainers(d, new Set([r.id]))))];
-    inconclusive.set(r.id, { dependsOn, explainedBy, note: noteOf(dependsOn, explainedBy, byId) });
+    inconclusive.set(r.id, { dependsOn, explainedBy, note: withNothingObserved(noteOf(dependsOn, explainedBy, byId), dependsOn, r.observedNothing) });
   }
   const groups: RootCauseGroup[] = rules
     .filter((r) => BROKEN.has(r.outcome))
@@ -64,6 +66,18 @@ export function rootCauses(rules: readonly RuleFacts[]): RootCauses {
       ...(r.intermittent ? { intermittent: true } : {}),
     }));
   return { groups, inconclusive };
+}
+
+/**
+ * The note of a rule some of whose tests made no observation of the server: when nothing else
+ * made it inconclusive, that is the whole reason, said as such (no check was evaluated, so it
+ * neither passed nor failed); otherwise it is said after the rules it depends on.
+ */
+function withNothingObserved(note: string, dependsOn: readonly string[], observed: RuleFacts['observedNothing']): string {
+  if (observed === undefined) return note;
+  const which = observed.tests === observed.of ? (observed.of === 1 ? 'its test' : `its ${observed.of} tests`) : `${observed.tests} of its ${observed.of} tests`;
+  const said = `${which} made no observation of the server (no check of it was evaluated against an answer)`;
+  return dependsOn.length === 0 ? `no verdict: ${said}, so it neither passed nor failed` : `${note}; and ${said}`;
 }
 
 /** "depends on CRUD-3, which failed", said honestly when what it depends on did not fail. */

@@ -6,7 +6,7 @@
  */
 import type { CleanupReport, FailureReport, RunOutcomes, TestOutcome } from './model.ts';
 
-/** A function that replaces every credential in a string (http/redact.ts Redactor.text). */
+/** A function that replaces every credential in a string (shared/redact.ts Redactor.text). */
 export type Clean = (text: string) => string;
 
 function testOf(t: TestOutcome, clean: Clean): TestOutcome {

@@ -42,7 +42,31 @@ export interface VerdictInput {
   /** The rule catalogue the run judges by: id and level of each rule. */
   readonly catalogue?: ReadonlyArray<{ readonly id: string; readonly level: Level }>;
   /** Tests were selected by name (--test, --only RULE.text, --last-failed): no rule of the run is known to have run in full. */
-  readonly narrowed?: boolean;
+  readonly narrowed?: Narrowing;
+}
+
+/** How a run chose its tests by name, as its verdict says it (narrowingOf). */
+export interface Narrowing {
+  /** A test-name filter was given: --test, or --only RULE.text. */
+  readonly byName: boolean;
+  /** --only named the rules (`RULE.text` entries included); without it, a test filter alone chose them. */
+  readonly only: boolean;
+  /** --last-failed chose the rules and tests that broke in the previous run. */
+  readonly lastFailed: boolean;
+}
+
+/** The narrowing of a run's selection (RunReport.selection), or undefined when no test was chosen by name. */
+export function narrowingOf(selection: { readonly only?: readonly string[]; readonly test?: readonly string[]; readonly lastFailed?: boolean } | undefined): Narrowing | undefined {
+  const byName = (selection?.test?.length ?? 0) > 0;
+  const lastFailed = selection?.lastFailed === true;
+  if (!byName && !lastFailed) return undefined;
+  return { byName, only: selection?.only !== undefined && !lastFailed, lastFailed };
+}
+
+/** What chose the tests of a narrowed run, in the words of its options. */
+function narrowedBy(n: Narrowing): string {
+  const by = [...(n.byName ? [n.only ? '--test or --only RULE.text' : '--test'] : []), ...(n.lastFailed ? ['--last-failed'] : [])];
+  return by.join(' and ');
 }
 
 /** A check that passed (or warned) on fewer property runs than asked. */
@@ -105,16 +129,21 @@ export function runVerdict(run: VerdictInput): RunVerdict {
   const notSelected = catalogue.filter((c) => !byId.has(c.id)).map((c) => c.id);
   const secondAccount = new Set(run.notRun ?? []);
   const skipped = rules.filter((r) => r.outcome === 'skip' || secondAccount.has(r.id)).map((r) => r.id);
-  const partlyRun = rules.filter((r) => r.outcome !== 'skip' && !secondAccount.has(r.id) && (run.narrowed === true || r.tests.some(neverRan))).map((r) => r.id);
-  const notInFull = new Set([...notSelected, ...skipped, ...secondAccount, ...partlyRun, ...cut]);
+  const partlyRun = rules.filter((r) => r.outcome !== 'skip' && !secondAccount.has(r.id) && (run.narrowed !== undefined || r.tests.some(neverRan))).map((r) => r.id);
+  // A rule its other tests judged while one observed nothing of the server (cli/outcomes.ts ruleOutcomeOf): passed on part of its checks only.
+  const unobserved = rules.filter((r) => (r.outcome === 'pass' || r.outcome === 'warn') && r.tests.some((t) => t.outcome === 'inconclusive')).map((r) => r.id);
+  const notInFull = new Set([...notSelected, ...skipped, ...secondAccount, ...partlyRun, ...cut, ...unobserved]);
   const rulesRunInFull = catalogue.filter((c) => !notInFull.has(c.id)).length;
   const reasons: string[] = [];
-  if (notSelected.length > 0) reasons.push(`${plural(notSelected.length, 'rule')} of the catalogue not selected (--only): ${ids(notSelected)}`);
+  // Said as the options that left them out: --only, the rules that broke last time, or a test filter that matched none of their tests.
+  const leftOutBy = !run.narrowed || run.narrowed.only ? 'not selected (--only)' : run.narrowed.lastFailed ? 'not selected (--last-failed: only what broke in the previous run)' : 'with no test the test filter selected (--test)';
+  if (notSelected.length > 0) reasons.push(`${plural(notSelected.length, 'rule')} of the catalogue ${leftOutBy}: ${ids(notSelected)}`);
   if (secondAccount.size > 0) reasons.push(notRunNote([...secondAccount]));
   const otherSkips = skipped.filter((id) => !secondAccount.has(id));
   if (otherSkips.length > 0) reasons.push(`not run: ${ids(otherSkips)} (every test skipped; the reports give each reason)`);
-  if (run.narrowed === true) reasons.push('tests selected by name (--test, --only RULE.text or --last-failed): no rule is known to have run in full');
+  if (run.narrowed) reasons.push(`tests selected by name (${narrowedBy(run.narrowed)}): ${plural(partlyRun.length, 'rule')} ran some of their tests, none is known to have run in full`);
   else if (partlyRun.length > 0) reasons.push(`some tests not run: ${ids(partlyRun)}`);
+  if (unobserved.length > 0) reasons.push(`some tests made no observation of the server (no check evaluated, so no verdict): ${ids(unobserved)}`);
   // One reason per rule and note: two checks of a rule stopped alike are said once, counted.
   const cutNotes = new Map<string, number>();
   for (const c of cutShort) cutNotes.set(`${c.rule} ${cutShortNote(c.runs)}`, (cutNotes.get(`${c.rule} ${cutShortNote(c.runs)}`) ?? 0) + 1);
@@ -133,7 +162,8 @@ export function runVerdict(run: VerdictInput): RunVerdict {
   if (run.exitCode !== 0) return make('incomplete', 'INCOMPLETE', 'the suite could not complete (suite errors or inconclusive rules, no rule failure)');
   const should = warned.length > 0 ? `; ${plural(warned.length, 'SHOULD rule')} warned: ${ids(warned)}` : '';
   if (notInFull.size > 0) {
-    const word = `PASSED (partial: ${rulesRunInFull} of ${plural(catalogue.length, 'rule')})`;
+    // A run narrowed by name ran some tests of its rules: counted as such, never as "0 of 42 rules".
+    const word = run.narrowed ? `PASSED (partial: tests of ${partlyRun.length} of ${plural(catalogue.length, 'rule')})` : `PASSED (partial: ${rulesRunInFull} of ${plural(catalogue.length, 'rule')})`;
     return make('partial', word, `every rule run passed, but not every rule ran in full: ${reasons.join('; ')}${should}`);
   }
   return make('conformant', 'CONFORMANT', `every MUST rule of the catalogue ran in full and passed${should}`);

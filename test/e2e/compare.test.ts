@@ -170,6 +170,12 @@ describe('compare and verify over a conformant, a faulty and a fixed server', ()
       { WIDGET_TOKEN: TOKENS[0] },
     ],
     [
+      'a token written into a replay file',
+      { [`replay/${RULE}-1.json`]: (t) => t.replace('"headers": false', `"headers": false, "note": "Bearer ${TOKENS[0]}"`) },
+      `problem: replay/${RULE}-1.json: holds a credential`,
+      { WIDGET_TOKEN: TOKENS[0] },
+    ],
+    [
       "a token in a recorded exchange's Authorization header (found by shape, no token given)",
       { 'conformance.json': (t) => t.replaceAll('"authorization": "Bearer [REDACTED]"', `"authorization": "Bearer ${TOKENS[0]}"`) },
       'sent WIDGET_TOKEN and records its Authorization header unredacted',

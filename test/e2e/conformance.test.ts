@@ -6,7 +6,6 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.ts';
 import { settingsFor } from '../servers/faults/case.ts';
 import { ALL_FAULTS } from '../servers/faults/index.ts';
-import { busyProcesses } from '../support/load.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { VARIANTS } from '../servers/variants.ts';
 import { ALL_BUT_PROPERTIES } from '../support/families.ts';
@@ -75,13 +74,7 @@ describe.concurrent('the suite', () => {
     // for a timing-sensitive one. No state of an earlier run takes part (run-vitest.ts: no results cache).
     for (const setting of settingsFor(fault, index)) {
       test(`catches the fault "${fault.name}" (${fault.description}) on ${fault.rule}, ${setting.label}`, async () => {
-        const load = setting.load ? busyProcesses(2) : undefined;
-        let run;
-        try {
-          run = await runAgainst(fault.make(), [...(fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES), ...(fault.args ?? []), ...setting.args]);
-        } finally {
-          load?.stop();
-        }
+        const run = await runAgainst(fault.make(), [...(fault.rule.startsWith('PROP-') ? [] : WITHOUT_PROPERTIES), ...(fault.args ?? []), ...setting.args], { load: setting.load === true });
         const outcomes = outcomesOf(run.report);
         const caughtBy = Object.entries(outcomes).filter(([, o]) => o === 'fail' || o === 'warn').map(([id]) => id).join(', ');
         scoreboard.push({ fault: `${fault.name} (${setting.label})`, expected: fault.rule, caughtBy, seconds: run.seconds });

@@ -1,5 +1,5 @@
 /**
- * Replay commands (src/report/curl.ts, src/http/sent-credential.ts): each request the HTTP
+ * Replay commands (src/report/curl.ts, src/shared/sent-credential.ts): each request the HTTP
  * client sends to a loopback echo server is replayed by running its printed curl command with
  * `sh -c` (tokens only in the environment), and the server must receive the same method, URL,
  * Authorization header and body bytes; no printed command holds a token in any spelling.
@@ -29,9 +29,9 @@ function send(http: HttpClient, method: string, path: string, opts: Sent): Promi
   if (!writer) writers.set(http, (writer = takeWriter(http)));
   return writer.send({ method, path, headers: opts.headers ?? {}, ...(opts.query ? { query: opts.query } : {}), ...(opts.body === undefined ? {} : { body: opts.body }) });
 }
-import type { Exchange } from '../../src/http/exchange.ts';
-import { Redactor } from '../../src/http/redact.ts';
-import { swapAsciiCase, type TokenVariable } from '../../src/http/sent-credential.ts';
+import type { Exchange } from '../../src/shared/exchange.ts';
+import { Redactor } from '../../src/shared/redact.ts';
+import { swapAsciiCase, type TokenVariable } from '../../src/shared/sent-credential.ts';
 import { curlCommand, PLACEHOLDER_VARIABLE, printfFormat, shQuote, variablesOf } from '../../src/report/curl.ts';
 
 interface Received {

@@ -5,14 +5,14 @@
  * --secret-header / WIDGET_SECRET_HEADERS) appears in no output, while the recorded exchanges
  * name it with its value hidden; a header that is no secret is shown as sent.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { RequestHandler } from '../../src/reference/server.ts';
 import { CRUD_FAULTS } from '../servers/faults/index.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { TOKENS } from '../servers/support.ts';
-import { explain, outcomesOf, type SuiteRun } from '../support/suite-runner.ts';
+import { explain, outcomesOf, reportTexts, type SuiteRun } from '../support/suite-runner.ts';
 
 // Long enough that hiding it everywhere hides nothing else (every occurrence of a secret is redacted).
 const TENANT = 'tenant-t1-5c0ffee';
@@ -37,8 +37,7 @@ function gated(): { handler: RequestHandler; tokens: readonly [string, string] }
 }
 
 function everyOutput(run: SuiteRun): string[] {
-  const files = readdirSync(run.reportDir);
-  return [run.stdout, run.stderr, ...files.map((f) => readFileSync(join(run.reportDir, f), 'utf8'))];
+  return [run.stdout, run.stderr, ...reportTexts(run.reportDir).map(([, text]) => text)];
 }
 
 describe.concurrent('--header', () => {

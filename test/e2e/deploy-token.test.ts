@@ -4,13 +4,13 @@
  * target that refuses the renewed token too, and a command that fails or prints nothing, end
  * the run with exit 2; no token, and nothing the command wrote to stderr, reaches any output.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ReferenceService } from '../../src/reference/service.ts';
 import { startServer } from '../../src/reference/server.ts';
-import { explain, runSuite, type SuiteRun } from '../support/suite-runner.ts';
+import { explain, reportTexts, runSuite, type SuiteRun } from '../support/suite-runner.ts';
 
 const TOKEN_A = 'tok-first-a1b2c3d4';
 const TOKEN_B = 'tok-renewed-e5f6a7b8';
@@ -48,8 +48,7 @@ async function runExpiring(args: readonly string[]): Promise<SuiteRun> {
 }
 
 function everyOutput(run: SuiteRun): string {
-  const files = readdirSync(run.reportDir);
-  return [run.stdout, run.stderr, ...files.map((f) => readFileSync(join(run.reportDir, f), 'utf8'))].join('\n');
+  return [run.stdout, run.stderr, ...reportTexts(run.reportDir).map(([, text]) => text)].join('\n');
 }
 
 describe.concurrent('--token-command', () => {

@@ -3,17 +3,18 @@
  * reported), --fail-on, the Markdown summary appended to GITHUB_STEP_SUMMARY, and reports
  * free of tokens in every format.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startReferenceServer, startServer } from '../../src/reference/server.ts';
 import { readBaseline } from '../../src/cli/run/baseline.ts';
+import { RULES, secondAccountRules } from '../../src/rules.ts';
 import { CRUD_FAULTS } from '../servers/faults/index.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { TOKENS } from '../servers/support.ts';
-import { explain, outcomesOf, runSuite } from '../support/suite-runner.ts';
+import { explain, outcomesOf, reportTexts, runSuite } from '../support/suite-runner.ts';
 
 const fault = (name: string) => CRUD_FAULTS.find((f) => f.name === name)!;
 /** A faulty server that breaks CRUD-4 (MUST) only. */
@@ -96,14 +97,15 @@ describe.concurrent('the gate', () => {
     const appended = readFileSync(summary, 'utf8');
     expect(appended).toMatch(/^# earlier step\n## Widget Service conformance: ❌ NOT CONFORMANT\n/);
     expect(appended).toContain('CRUD-4');
-    const files = readdirSync(run.reportDir).sort();
-    expect(files).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
-    for (const text of [run.stdout, run.stderr, appended, ...files.map((f) => readFileSync(join(run.reportDir, f), 'utf8'))]) {
+    const files = reportTexts(run.reportDir);
+    expect(files.map(([name]) => name).filter((name) => !name.startsWith('replay/'))).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
+    expect(files.map(([name]) => name), 'a replay file per failing test').toContain('replay/CRUD-4-1.json');
+    for (const text of [run.stdout, run.stderr, appended, ...files.map(([, text]) => text)]) {
       for (const token of TOKENS) expect(text.includes(token), 'a token in the output').toBe(false);
     }
   });
 
-  test('ISO-1 … ISO-5 need a second account: with no second token the run stops with one line and exit 2 before any request', async () => {
+  test('the rules that need a second account: with no second token the run stops with one line naming them, and exit 2 before any request', async () => {
     const reference = await startReferenceServer();
     let requests = 0;
     const counting = await startServer({
@@ -117,7 +119,9 @@ describe.concurrent('the gate', () => {
       expect(run.exitCode, explain(run)).toBe(2);
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^widget-conformance: no second token: ISO-1, ISO-2, ISO-3, ISO-4, ISO-5 .*--without-second-token/);
+      // Each of them named, with its level as the catalogue gives it.
+      expect(lines[0]).toMatch(/^widget-conformance: no second token: .* need a second account; .*--without-second-token/);
+      for (const id of secondAccountRules()) expect(lines[0]).toMatch(new RegExp(`[ ,]${id}[ ,]`));
       expect(requests).toBe(0);
       expect(run.report).toBeUndefined();
     } finally {
@@ -126,24 +130,28 @@ describe.concurrent('the gate', () => {
     }
   });
 
-  test('ISO-1 … ISO-5 need a second account: --without-second-token runs the rest, and every format says PASSED (partial), naming them, never conformant', async () => {
+  test('the rules that need a second account: --without-second-token runs the rest, and every format says PASSED (partial), naming them, never conformant', async () => {
     const server = await startReferenceServer();
     try {
-      const run = await runSuite(['--base-url', server.baseUrl, '--token', server.tokens[0], '--without-second-token', '--only', 'CRUD-1,ISO']);
+      // CRUD-1 and every rule that needs a second account: one rule runs, the others cannot.
+      const run = await runSuite(['--base-url', server.baseUrl, '--token', server.tokens[0], '--without-second-token', '--only', ['CRUD-1', ...secondAccountRules()].join(',')]);
       expect(run.exitCode, explain(run)).toBe(0);
       expect(run.report?.verdict).toBe('partial');
       expect(run.report?.partial).toBe(true);
-      expect(run.report?.notRun).toEqual(['ISO-1', 'ISO-2', 'ISO-3', 'ISO-4', 'ISO-5']);
-      const word = 'PASSED (partial: 1 of 42 rules)';
+      const notRun = secondAccountRules();
+      expect(run.report?.notRun).toEqual(notRun);
+      const word = `PASSED (partial: 1 of ${RULES.length} rules)`;
       expect(run.report?.verdictDetail.word).toBe(word);
-      expect(run.stdout).toMatch(/^Verdict: PASSED \(partial: 1 of 42 rules\): every rule run passed, but not every rule ran in full: .*ISO-1, ISO-2, ISO-3, ISO-4, ISO-5 not run: no second account \(--without-second-token\)/m);
+      const verdictLine = run.stdout.split('\n').find((l) => l.startsWith('Verdict: ')) ?? '';
+      expect(verdictLine).toContain(`Verdict: ${word}: every rule run passed, but not every rule ran in full: `);
+      expect(verdictLine).toContain(`${notRun.join(', ')} not run: no second account (--without-second-token)`);
       expect(run.stdout).not.toMatch(/CONFORMANT/);
       const badge = readFileSync(join(run.reportDir, 'badge.svg'), 'utf8');
       expect(badge).toContain(`>${word}<`);
       expect(badge).not.toMatch(/>(conformant|CONFORMANT)</);
       const markdown = readFileSync(join(run.reportDir, 'conformance.md'), 'utf8');
       expect(markdown).toContain(`## Widget Service conformance: ⚠️ ${word}\n`);
-      expect(markdown).toContain('- ISO-1, ISO-2, ISO-3, ISO-4, ISO-5 not run\\: no second account (--without-second-token)');
+      expect(markdown).toContain(`- ${notRun.join(', ')} not run\\: no second account (--without-second-token)`);
       expect(readFileSync(join(run.reportDir, 'conformance.html'), 'utf8')).toContain(`<h1>${word}</h1>`);
       expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain(`<property name="verdict" value="${word}"/>`);
     } finally {

@@ -3,7 +3,7 @@
  * small retry budget. For each: the right exit code, the one-line reason, an end within the
  * stated bound, no stack trace, no token anywhere in the output or the reports.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -12,7 +12,7 @@ import { HOSTILE, MORE_HOSTILE } from '../servers/hostile.ts';
 import { TOKENS } from '../servers/support.ts';
 import { ALL_BUT_PROPERTIES } from '../support/families.ts';
 import { credentialForms } from '../support/credential-forms.ts';
-import { explain, outcomesOf, runSuite } from '../support/suite-runner.ts';
+import { explain, outcomesOf, reportTexts, runSuite } from '../support/suite-runner.ts';
 
 const TIMEOUT_MS = 1000;
 const MAX_RETRIES = 2;
@@ -48,7 +48,7 @@ describe.concurrent('hostile servers', () => {
         if (hostile.fails) expect(outcomesOf(run.report)[hostile.fails], explain(run)).toBe('fail');
         expect(run.seconds, 'the run ends within the bound').toBeLessThan(hostile.boundS ?? BOUND_S);
         expect(output.match(STACK_LINE)?.[0], 'no stack trace in the output').toBeUndefined();
-        const outputs = [['the console', output], ['the job summary', readFileSync(summary, 'utf8')], ...readdirSync(run.reportDir).map((f) => [f, readFileSync(join(run.reportDir, f), 'utf8')])];
+        const outputs = [['the console', output], ['the job summary', readFileSync(summary, 'utf8')], ...reportTexts(run.reportDir)];
         for (const [where, text] of outputs) {
           const leaked = FORMS.filter((form) => text!.includes(form));
           expect(leaked, `no credential form in ${where}`).toEqual([]);

@@ -1,7 +1,7 @@
 /**
  * The project installs without a warning of its dependencies' making, and the suite is an
  * installable command: `npm pack`, the tarball installed into an empty project,
- * `npx widget-conformance --base-url …` run there against a loopback reference server whose
+ * `npx --no-install widget-conformance --base-url …` run there against a loopback reference server whose
  * account already holds widgets. The install prints no warning of the suite's own making, the
  * package ships compiled JavaScript only (no TypeScript to compile, no tsx or esbuild), the
  * run passes and its reports land in that project's directory, and the widgets that were
@@ -148,14 +148,16 @@ describe('installed from the packed tarball into an empty project', () => {
     for (const command of HOISTED_COMMANDS) expect(page, `docs/installing.md names ${command}`).toContain(`\`${command}\``);
   });
 
-  test('npx widget-conformance --base-url … runs the whole suite, passes, writes its reports in the project\'s directory and leaves the account\'s widgets alone', async () => {
-    const ran = await run('npx', ['widget-conformance', '--base-url', server.baseUrl], project, { WIDGET_TOKEN: server.tokens[0], WIDGET_SECOND_TOKEN: server.tokens[1] });
+  test('npx --no-install widget-conformance --base-url … runs the whole suite, passes, writes its reports in the project\'s directory, leaves the account\'s widgets alone, and names itself so in its reports', async () => {
+    const ran = await run('npx', ['--no-install', 'widget-conformance', '--base-url', server.baseUrl], project, { WIDGET_TOKEN: server.tokens[0], WIDGET_SECOND_TOKEN: server.tokens[1] });
     expect(ran.exitCode, explain(ran)).toBe(0);
     const reports = join(project, 'reports');
     expect(readdirSync(reports).sort()).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(report.baseUrl).toBe(server.baseUrl);
     expect(report.suiteErrors).toEqual([]);
+    // Where installed, every command the run prints starts with the project's own copy, never the registry's.
+    expect(report.command).toBe('npx --no-install widget-conformance');
     // Every scenario suite ran, named by its source as in the repository.
     const files = new Set(report.rules.flatMap((r) => r.tests.map((t) => t.file)));
     const suites = readdirSync(join(PROJECT_ROOT, 'suites')).filter((f) => f.endsWith('.test.ts')).map((f) => `suites/${f}`);
@@ -165,12 +167,12 @@ describe('installed from the packed tarball into an empty project', () => {
     expect(store.count(ACCOUNT), 'the widgets that were there before the run').toBe(EXISTING_WIDGETS);
   });
 
-  test('npx widget-conformance serve --port 0 --latency 20 starts the reference server from the installed package, answers with its printed token, and stops on SIGTERM', async () => {
+  test('npx --no-install widget-conformance serve --port 0 --latency 20 starts the reference server from the installed package, answers with its printed token, and stops on SIGTERM', async () => {
     const own = (k: string) => !k.startsWith('npm_') && k !== 'INIT_CWD' && !k.startsWith('WIDGET_');
     const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => own(k))), NO_COLOR: '1' };
     // A process group of its own, signalled as a whole as a terminal's Ctrl+C does: npx runs the
     // command through a shell that does not pass a signal sent to npx alone on to the server.
-    const child = spawn('npx', ['widget-conformance', 'serve', '--port', '0', '--latency', '20'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npx', ['--no-install', 'widget-conformance', 'serve', '--port', '0', '--latency', '20'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     try {
@@ -186,7 +188,7 @@ describe('installed from the packed tarball into an empty project', () => {
       const token = /^ {2}WIDGET_TOKEN=(\S+)$/m.exec(out)?.[1];
       expect(baseUrl && token, out).toBeTruthy();
       // Where installed, the suggested command is the installed one, not this repository's npm test.
-      expect(out).toMatch(/^ {2}WIDGET_TOKEN=\S+ WIDGET_SECOND_TOKEN=\S+ npx widget-conformance --base-url http:\/\/127\.0\.0\.1:\d+\/v1$/m);
+      expect(out).toMatch(/^ {2}WIDGET_TOKEN=\S+ WIDGET_SECOND_TOKEN=\S+ npx --no-install widget-conformance --base-url http:\/\/127\.0\.0\.1:\d+\/v1$/m);
       const res = await fetch(`${baseUrl}/widgets`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status, out).toBe(200);
       expect(await res.json()).toMatchObject({ data: [] });
@@ -201,9 +203,9 @@ describe('installed from the packed tarball into an empty project', () => {
     expect(out, 'the server shut down cleanly').toContain('Widget reference server stopped.');
   });
 
-  test('npx widget-conformance cleanup and npx widget-cleanup run the cleanup, which finds nothing to delete', async () => {
+  test('npx --no-install widget-conformance cleanup and npx --no-install widget-cleanup run the cleanup, which finds nothing to delete', async () => {
     const env = { WIDGET_TOKEN: server.tokens[0], WIDGET_SECOND_TOKEN: server.tokens[1] };
-    for (const args of [['widget-conformance', 'cleanup'], ['widget-cleanup']]) {
+    for (const args of [['--no-install', 'widget-conformance', 'cleanup'], ['--no-install', 'widget-cleanup']]) {
       const ran = await run('npx', [...args, '--base-url', server.baseUrl], project, env);
       expect(ran.exitCode, explain(ran)).toBe(0);
     }

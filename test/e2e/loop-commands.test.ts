@@ -1,11 +1,10 @@
 /**
  * In the end-to-end tier because a real `sh` runs what is printed (the unit tier starts no child process).
- * The implementer's loop, as text a user pastes: the rerun command of a test (report/rerun.ts)
- * and the replay script of a failure (report/replay.ts). Each is run by a real `sh` with `npx`,
- * `curl` and `node` replaced by shell functions that print the words they get, so what is
- * checked is what the shell hands the tools: titles and ids holding quotes, newlines, `$(…)` and
- * backticks arrive as one word each, byte for byte, and nothing runs that the text only quoted.
- * No token value appears in either, in any spelling.
+ * The implementer's loop, as text a user pastes: the rerun command of a test (report/rerun.ts).
+ * It is run by a real `sh` with `npx` replaced by a shell function that prints the words it
+ * gets, so what is checked is what the shell hands the tool: titles holding quotes, newlines,
+ * `$(…)` and backticks arrive as one word each, byte for byte, and nothing runs that the text
+ * only quoted. No token value appears in it, in any spelling.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -13,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { Redactor } from '../../src/http/redact.ts';
-import { createdId, idInUrl, idsOf, replayScript } from '../../src/report/replay.ts';
-import { rerunCommand, titleFilter, type RerunSettings } from '../../src/report/rerun.ts';
+import type { Exchange } from '../../src/shared/exchange.ts';
+import { Redactor } from '../../src/shared/redact.ts';
+import { createdId, idInUrl, idsOf } from '../../src/report/exchange-ids.ts';
+import { INSTALLED_COMMAND, replayCommand, rerunCommand, titleFilter, type RerunSettings } from '../../src/report/rerun.ts';
 
 const TOKEN = 'tok-Primary-0123456789abcdef';
 const SECOND = 'tok-Second-fedcba9876543210';
@@ -41,16 +40,16 @@ function words(printed: string): string[] {
   return [...printed.matchAll(/\[([\s\S]*?)\]\n(?=\[|$)/g)].map((m) => m[1]!);
 }
 
-const settings: RerunSettings = { baseUrl: BASE, seed: -42, runs: 50, strict: false, withoutSecondToken: false };
+const settings: RerunSettings = { command: INSTALLED_COMMAND, baseUrl: BASE, seed: -42, runs: 50, strict: false, withoutSecondToken: false };
 const spellings = new Redactor([TOKEN, SECOND]);
 
 /** Titles and ids that a naive shell quoting would break or execute. */
 const NASTY = [`it's "quoted"`, 'a\nnewline', '$(touch pwned)', '`touch pwned`', "'; touch pwned; '", '${WIDGET_TOKEN}', 'back\\slash', '%s %n', 'ünïcødé ✓'];
 
 describe('rerunCommand', () => {
-  it('is npx widget-conformance with the target, the rule, the test filter, the seed and runs, and no token flag', () => {
+  it('is the suite command with the target, the rule, the test filter, the seed and runs, and no token flag', () => {
     const command = rerunCommand(settings, ['ISO-2'], "the second account cannot retrieve the first account's widget");
-    expect(command).toBe(`npx widget-conformance --base-url ${BASE} --only ISO-2 --test 'the second account cannot retrieve the first account'\\''s widget' --seed -42 --runs 50`);
+    expect(command).toBe(`npx --no-install widget-conformance --base-url ${BASE} --only ISO-2 --test 'the second account cannot retrieve the first account'\\''s widget' --seed -42 --runs 50`);
     expect(command).not.toMatch(/--(second-)?token\b|npm test/);
   });
 
@@ -63,7 +62,7 @@ describe('rerunCommand', () => {
   });
 
   it('leaves out --base-url for the embedded reference server', () => {
-    expect(rerunCommand({ ...settings, baseUrl: undefined }, ['PROP-1'])).toBe('npx widget-conformance --only PROP-1 --seed -42 --runs 50');
+    expect(rerunCommand({ ...settings, baseUrl: undefined }, ['PROP-1'])).toBe('npx --no-install widget-conformance --only PROP-1 --seed -42 --runs 50');
   });
 
   it('hands the shell the test filter as one word, byte for byte, whatever the title holds', () => {
@@ -71,8 +70,20 @@ describe('rerunCommand', () => {
       const filter = titleFilter(`MAL-2 ${title}`, 'MAL-2', [`MAL-2 ${title}`]);
       const out = shWithStubs(rerunCommand(settings, ['MAL-2'], filter));
       expect(out.status, out.stderr).toBe(0);
-      expect(words(out.stdout)).toEqual(['widget-conformance', '--base-url', BASE, '--only', 'MAL-2', '--test', title, '--seed', '-42', '--runs', '50']);
+      expect(words(out.stdout)).toEqual(['--no-install', 'widget-conformance', '--base-url', BASE, '--only', 'MAL-2', '--test', title, '--seed', '-42', '--runs', '50']);
     }), { numRuns: 25 });
+    expect(readdirSync(dir).filter((f) => f === 'pwned')).toEqual([]);
+  });
+});
+
+describe('replayCommand', () => {
+  it('hands the shell the replay file\'s path as one word, byte for byte, whatever the report directory is called', () => {
+    for (const dirName of NASTY) {
+      const path = `${dirName}/replay/ISO-2-1.json`;
+      const out = shWithStubs(replayCommand(INSTALLED_COMMAND, path));
+      expect(out.status, out.stderr).toBe(0);
+      expect(words(out.stdout).slice(-2)).toEqual(['replay', path]);
+    }
     expect(readdirSync(dir).filter((f) => f === 'pwned')).toEqual([]);
   });
 });
@@ -117,69 +128,6 @@ describe('ids of exchanges', () => {
     expect(createdId(create)).toBe('w1');
     expect(createdId({ ...create, response: { status: 400, headers: {}, body: '{"id":"w1"}' } })).toBeUndefined();
     expect(idsOf([create, exchange('GET', widgetUrl('w2'), 'WIDGET_SECOND_TOKEN')])).toEqual(['w1', 'w2']);
-  });
-});
-
-describe('replayScript', () => {
-  it('says first that a widget it cannot recreate was deleted at cleanup, and how to keep it', () => {
-    const script = replayScript({ exchanges: [exchange('GET', widgetUrl('w9'), 'WIDGET_SECOND_TOKEN', { status: 200, body: '{}' })], creates: new Map(), kept: new Set() })!;
-    expect(script.split('\n')[2]).toMatch(/^# the widget\(s\) "w9" this replay names were deleted at cleanup: .*--keep-failing/);
-  });
-
-  it('sends a kept widget\'s request as it was, with the token as a variable', () => {
-    const script = replayScript({ exchanges: [exchange('GET', widgetUrl('w9'), 'WIDGET_SECOND_TOKEN', { status: 200, body: '{}' })], creates: new Map(), kept: new Set(['w9']) })!;
-    expect(script).toMatch(/kept by --keep-failing/);
-    const out = shWithStubs(script);
-    expect(out.status, out.stderr).toBe(0);
-    const sent = words(out.stderr);
-    expect(sent.at(-1)).toBe(widgetUrl('w9'));
-    expect(sent).toContain(`authorization: Bearer ${SECOND}`);
-    expect(spellings.text(script)).toBe(script);
-  });
-
-  it('recreates a widget the failing request names, captures the id the server answers, encodes it and splices it into the URL, whatever the ids hold', () => {
-    // Each id as the old one beside another as the new one (node starts once per script: all pairs would take seconds).
-    for (const [i, oldId] of NASTY.entries()) {
-      {
-        const newId = NASTY[(i + 1) % NASTY.length]!;
-        const create = exchange('POST', `${BASE}/widgets`, 'WIDGET_TOKEN', { status: 201, body: JSON.stringify({ id: oldId }) }, JSON.stringify({ name: 'wcs-x ISO-2 1' }));
-        const failing = exchange('GET', widgetUrl(oldId), 'WIDGET_SECOND_TOKEN', { status: 200, body: '{}' });
-        const script = replayScript({ exchanges: [failing], creates: new Map([[oldId, create]]), kept: new Set() })!;
-        // No id reaches a comment line raw: every line of the script's head is one `#` line.
-        for (const line of script.split('\n').filter((l) => l.startsWith('# the widget'))) expect(line).toMatch(/^# [\x20-\x7e]*$/);
-        const out = shWithStubs(script, JSON.stringify({ id: newId }));
-        expect(out.status, `${oldId} → ${newId}: ${out.stderr}`).toBe(0);
-        const sent = words(out.stderr);
-        // The create went first with the recorded body; the failing request then names the new widget.
-        expect(sent.filter((w) => w === `${BASE}/widgets`)).toHaveLength(1);
-        expect(sent.at(-1), `${oldId} → ${newId}`).toBe(widgetUrl(newId));
-        expect(sent).toContain(`authorization: Bearer ${TOKEN}`);
-        expect(sent).toContain(`authorization: Bearer ${SECOND}`);
-        expect(spellings.text(script)).toBe(script);
-      }
-    }
-    expect(readdirSync(dir).filter((f) => f === 'pwned')).toEqual([]);
-  });
-
-  it('stops with a message when the create answers no id, sending nothing after it', () => {
-    const create = exchange('POST', `${BASE}/widgets`, 'WIDGET_TOKEN', { status: 201, body: '{"id":"w1"}' }, '{"name":"n"}');
-    const script = replayScript({ exchanges: [exchange('GET', widgetUrl('w1'), 'WIDGET_SECOND_TOKEN')], creates: new Map([['w1', create]]), kept: new Set() })!;
-    const out = shWithStubs(script, '{"error":"nope"}');
-    expect(out.status).toBe(1);
-    expect(out.stderr).toContain('replay: the create answered no id');
-    expect(words(out.stderr).filter((w) => w.startsWith(`${BASE}/widgets/`))).toEqual([]);
-  });
-
-  it('carries a create of the failure itself into the later requests that name its widget', () => {
-    const create = exchange('POST', `${BASE}/widgets`, 'WIDGET_TOKEN', { status: 201, body: '{"id":"w1"}' }, '{"name":"n"}');
-    const script = replayScript({ exchanges: [create, exchange('GET', widgetUrl('w1'), 'WIDGET_TOKEN', { status: 500, body: '' })], creates: new Map(), kept: new Set() })!;
-    const out = shWithStubs(script, '{"id":"fresh"}');
-    expect(out.status, out.stderr).toBe(0);
-    expect(words(out.stderr).at(-1)).toBe(widgetUrl('fresh'));
-  });
-
-  it('has no replay for a failure without exchanges', () => {
-    expect(replayScript({ exchanges: [], creates: new Map(), kept: new Set() })).toBeUndefined();
   });
 });
 

@@ -6,56 +6,16 @@
  * at start and named as test tokens. Behind `--rate-limit 40/s` (429 with Retry-After) the suite
  * judges it conformant; the nginx-like 503 form is checked here by the server's answers only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.ts';
+import { serve, stop, stopAllServers } from '../support/serve-process.ts';
 import { explain, runSuite } from '../support/suite-runner.ts';
 
-interface Serving {
-  readonly child: ChildProcess;
-  readonly baseUrl: string;
-  readonly tokens: [string, string];
-  /** Everything printed so far. */
-  output(): string;
-}
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** Starts `bin/<bin> [serve] …args` and waits for its last start-up line. */
-async function serve(args: readonly string[], bin = 'widget-conformance.mjs'): Promise<Serving> {
-  const argv = bin === 'widget-conformance.mjs' ? ['serve', ...args] : [...args];
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', bin), ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => (out += chunk));
-  // Waits on the server's own last line, not on a clock.
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('Press Ctrl+C to stop.')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready:\n${out}`)));
-  });
-  const baseUrl = /listening on (http:\/\/\S+\/v1)$/m.exec(out)?.[1];
-  const token = /^ {2}WIDGET_TOKEN=(\S+)$/m.exec(out)?.[1];
-  const second = /^ {2}WIDGET_SECOND_TOKEN=(\S+)$/m.exec(out)?.[1];
-  expect([baseUrl, token, second].every(Boolean), out).toBe(true);
-  return { child, baseUrl: baseUrl!, tokens: [token!, second!], output: () => out };
-}
-
-async function stop(serving: Serving, signal: NodeJS.Signals): Promise<number | null> {
-  const exited = once(serving.child, 'exit');
-  serving.child.kill(signal);
-  return (await exited)[0] as number | null;
-}
+afterEach(stopAllServers);
 
 test('npm run serve prints its base URL, its two generated test tokens by variable name, a run command that passes them in the environment, and stops on SIGTERM', async () => {
   const serving = await serve(['--port', '0'], 'widget-serve.mjs');

@@ -3,7 +3,7 @@
  * breaks CRUD-3 and leaves DEL-2 inconclusive under it, grouped by root cause in the console and
  * conformance.json; a server whose Error objects are wrong everywhere is blamed once, under FMT-2;
  * and a fault that strikes once is still a failure, labelled intermittent in every report with
- * the evidence of both attempts.
+ * the evidence of both attempts. A run narrowed by --test alone says the test filter narrowed it.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { ReferenceService, type Reply, type WidgetJson } from '../../src/referen
 import { CRUD_FAULTS, FMT_FAULTS } from '../servers/faults/index.ts';
 import { runAgainst } from '../servers/serve.ts';
 import { serve } from '../servers/support.ts';
-import { explain, outcomesOf, type SuiteRun } from '../support/suite-runner.ts';
+import { explain, outcomesOf, runSuite, type SuiteRun } from '../support/suite-runner.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 
 /** xmllint's complaints about the run's junit.xml ('' when it validates against junit-10.xsd). */
@@ -107,5 +107,22 @@ describe.concurrent('verdicts', () => {
     expect(rule?.outcome, explain(run)).toBe('fail');
     expect(rule?.intermittent).toBeUndefined();
     expect(rule?.secondAttempt?.outcome).toBe('fail');
+  });
+});
+
+describe('a run narrowed by --test alone', () => {
+  test('passes with PASSED (partial: tests of N of M rules), naming the test filter, never --only nor "0 of M rules", in every format, and verify accepts its bundle', async () => {
+    const run = await runSuite(['--test', 'unknown id']);
+    expect(run.exitCode, explain(run)).toBe(0);
+    const ran = run.report!.rules.filter((r) => r.outcome !== 'skip').length;
+    expect(ran, explain(run)).toBeGreaterThan(0);
+    const v = run.report!.verdictDetail;
+    expect(v.headline).toBe(`PASSED (partial: tests of ${ran} of ${run.report!.catalogue.rules} rules)`);
+    expect(v.label).toContain('(--test)');
+    expect(v.label).not.toContain('--only');
+    expect(run.stdout).toContain(`Verdict: PASSED (partial: tests of ${ran} of ${run.report!.catalogue.rules} rules): every rule run passed, but not every rule ran in full:`);
+    expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toContain(v.headline);
+    const verified = await runSuite(['verify', run.reportDir], { reportDir: false });
+    expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { ReferenceService } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput, type WidgetPage } from '../../src/reference/store.ts';
-import type { TestServer } from './serve.ts';
+import type { TestServer } from './test-server.ts';
 import { serve } from './support.ts';
 
 class LaggingStore extends WidgetStore {

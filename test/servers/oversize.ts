@@ -6,7 +6,7 @@
  */
 import { MAX_RESPONSE_BYTES } from '../../src/http/client.ts';
 import { ReferenceService, type Reply } from '../../src/reference/service.ts';
-import type { TestServer } from './serve.ts';
+import type { TestServer } from './test-server.ts';
 import { serve } from './support.ts';
 
 /** Twice the cap: the part read ends inside the padding, after every item. */

@@ -6,7 +6,7 @@
 import { DEFAULT_TOKENS, HttpError, ReferenceService, type PageJson, type ReferenceServiceOptions, type Reply } from '../../src/reference/service.ts';
 import type { RequestHandler } from '../../src/reference/server.ts';
 import { WidgetStore, type StoredWidget } from '../../src/reference/store.ts';
-import type { TestServer } from './serve.ts';
+import type { TestServer } from './test-server.ts';
 
 /** The reference's tokens: the account under test first, then the second account. */
 export const TOKENS = Object.keys(DEFAULT_TOKENS) as [string, string];

@@ -43,7 +43,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, ReferenceService, type PageJson, type Reply } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
-import type { TestServer } from './serve.ts';
+import type { TestServer } from './test-server.ts';
 import { InspectableStore, offsetPaged, oneParam, serve } from './support.ts';
 import { apache, Base64Store, FreeTextIdStore } from './deployments.ts';
 

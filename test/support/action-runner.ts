@@ -5,9 +5,9 @@
  * sets (GITHUB_OUTPUT and GITHUB_STEP_SUMMARY fresh per step, GITHUB_ENV, GITHUB_PATH,
  * GITHUB_WORKSPACE, GITHUB_ACTION_PATH, RUNNER_TEMP, CI, GITHUB_ACTIONS). A step that `uses:` another
  * action cannot run here: its `if:` and `with:` are evaluated and returned for the test to check.
- * Expressions are evaluated for the subset action.yml uses (contexts inputs, steps, github;
- * always(), success(), ==, !=, &&, ||, string literals); anything else throws, so a new expression
- * cannot pass unevaluated.
+ * Expressions are evaluated for the subset action.yml uses (contexts inputs, steps, github,
+ * strategy, matrix; always(), success(), toJSON(), ==, !=, &&, ||, string literals); anything else
+ * throws, so a new expression cannot pass unevaluated.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,6 +44,8 @@ export interface ActionRun {
   readonly failed: boolean;
   readonly workspace: string;
   readonly runnerTemp: string;
+  /** The inputs as the steps saw them: the given ones and the defaults. */
+  readonly inputs: Record<string, string>;
 }
 
 /** Parses a GITHUB_OUTPUT file: `name=value` lines and `name<<DELIMITER` blocks. */
@@ -71,6 +73,9 @@ interface Contexts {
   readonly inputs: Record<string, string>;
   readonly steps: Record<string, { outputs: Record<string, string> }>;
   readonly github: Record<string, string>;
+  /** The job's matrix entry: null outside a matrix, as on GitHub. */
+  readonly matrix: Record<string, unknown> | null;
+  readonly strategy: Record<string, string>;
   /** Whether every step so far succeeded (for success()). */
   readonly ok: boolean;
 }
@@ -84,7 +89,10 @@ function operand(text: string, ctx: Contexts): string | boolean {
   if (t === 'success()') return ctx.ok;
   if (t === 'failure()') return !ctx.ok;
   if (t === 'true' || t === 'false') return t === 'true';
+  // GitHub's toJSON pretty-prints, two spaces a level.
+  if (t === 'toJSON(matrix)') return JSON.stringify(ctx.matrix, null, 2);
   const path = t.split('.');
+  if (path[0] === 'strategy' && path.length === 2) return ctx.strategy[path[1]!] ?? '';
   if (path[0] === 'inputs' && path.length === 2) return ctx.inputs[path[1]!] ?? '';
   if (path[0] === 'github' && path.length === 2) return ctx.github[path[1]!] ?? '';
   if (path[0] === 'steps' && path[2] === 'outputs' && path.length === 4) return ctx.steps[path[1]!]?.outputs[path[3]!] ?? '';
@@ -147,6 +155,12 @@ export interface RunActionOptions {
   readonly baseEnv: Record<string, string>;
   /** The action to run (default: action.yml as it is): a test may alter it to prove a check can fail. */
   readonly action?: ActionFile;
+  /** The action's checkout (GITHUB_ACTION_PATH; default: this repository). */
+  readonly actionPath?: string;
+  /** The job's id (GITHUB_JOB; default `conformance`). */
+  readonly job?: string;
+  /** The job's matrix entry and its index, for a job of a matrix. */
+  readonly matrix?: { readonly values: Record<string, unknown>; readonly index: number };
 }
 
 /** Runs action.yml's steps in order, as a runner would. */
@@ -164,12 +178,16 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     inputs[name] = given ?? def.default ?? '';
   }
   for (const name of Object.keys(options.with)) if (!(name in action.inputs)) throw new Error(`unknown input ${name}`);
-  const github = { action_path: PROJECT_ROOT, workspace };
+  const actionPath = options.actionPath ?? PROJECT_ROOT;
+  const job = options.job ?? 'conformance';
+  const github = { action_path: actionPath, workspace, job };
+  const matrix = options.matrix?.values ?? null;
+  const strategy = { 'job-index': String(options.matrix?.index ?? 0) };
   const steps: Record<string, { outputs: Record<string, string> }> = {};
   const results: StepResult[] = [];
   let ok = true;
   for (const [index, step] of action.runs.steps.entries()) {
-    const ctx: Contexts = { inputs, steps, github, ok };
+    const ctx: Contexts = { inputs, steps, github, matrix, strategy, ok };
     const name = step.name ?? step.uses ?? `step ${index}`;
     if (!shouldRun(step, ctx)) {
       results.push({ name, ran: false, stdout: '', stderr: '', outputs: {}, summary: '' });
@@ -194,7 +212,10 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
       CI: 'true',
       GITHUB_ACTIONS: 'true',
       GITHUB_WORKSPACE: workspace,
-      GITHUB_ACTION_PATH: PROJECT_ROOT,
+      GITHUB_ACTION_PATH: actionPath,
+      GITHUB_JOB: job,
+      RUNNER_OS: 'Linux',
+      RUNNER_ARCH: 'X64',
       GITHUB_OUTPUT: files.output,
       GITHUB_STEP_SUMMARY: files.summary,
       GITHUB_ENV: files.env,
@@ -209,7 +230,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     if (ran.exitCode !== 0) ok = false;
     results.push({ name, ran: true, exitCode: ran.exitCode, stdout: ran.stdout, stderr: ran.stderr, outputs, summary: readFileSync(files.summary, 'utf8') });
   }
-  const finalCtx: Contexts = { inputs, steps, github, ok };
+  const finalCtx: Contexts = { inputs, steps, github, matrix, strategy, ok };
   const outputs = Object.fromEntries(Object.entries(action.outputs).map(([k, def]) => [k, substitute(def.value, finalCtx)]));
-  return { steps: results, outputs, failed: !ok, workspace, runnerTemp };
+  return { steps: results, outputs, failed: !ok, workspace, runnerTemp, inputs };
 }

@@ -1,16 +1,19 @@
 /**
  * Runs the conformance suite as a user does (`node bin/widget-conformance.mjs …`) in a child
  * process, against a server on loopback, and returns its exit code, output and report.
- * At most two runs at once: each is a vitest process, and this machine has two cores.
+ * At most two runs at once per test file (a file's tests share this module): each is a vitest
+ * process, and the e2e tier runs two files side by side on a 2-core machine (vitest.config.ts), so
+ * that one file's runs use the cores while the other's wait on a pace, a lag or a timeout.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Limiter } from '../../src/http/limiter.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { formatIssues, validateSchema } from '../../src/schema.ts';
+import { busyProcesses } from './load.ts';
 
 export type ConformanceReport = RunReport;
 
@@ -39,6 +42,11 @@ export interface RunOptions {
   readonly reportDir?: false | string;
   /** The child's working directory (default: the fresh report folder, which holds no .env). */
   readonly cwd?: string;
+  /**
+   * Two busy processes beside the run (a loaded CI machine), from the moment it starts until it
+   * ends: not while it waits for a slot, where they would only slow the runs ahead of it.
+   */
+  readonly load?: boolean;
 }
 
 /** Runs the suite with these arguments (a --report-dir of a fresh temp folder is added). */
@@ -57,16 +65,21 @@ export function runSuite(args: readonly string[], options: RunOptions = {}): Pro
         const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => inherited(k)));
         const bin = options.bin ?? 'bin/widget-conformance.mjs';
         const reportArgs = bin === 'bin/widget-conformance.mjs' && options.reportDir === undefined ? ['--report-dir', reportDir] : [];
+        const load = options.load ? busyProcesses(2) : undefined;
         const child = spawn(process.execPath, [join(PROJECT_ROOT, bin), ...args, ...reportArgs], {
           cwd: options.cwd ?? fresh,
           env: { ...base, NO_COLOR: '1', ...env },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
+        child.on('exit', () => load?.stop());
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('error', reject);
+        child.on('error', (error) => {
+          load?.stop();
+          reject(error);
+        });
         void options.interrupt?.when.then(() => child.kill(options.interrupt!.signal));
         child.on('close', (exitCode) => {
           const file = join(reportDir, 'conformance.json');
@@ -78,6 +91,14 @@ export function runSuite(args: readonly string[], options: RunOptions = {}): Pro
         });
       }),
   );
+}
+
+/** Every file a run wrote into its report directory (replay/*.json among them), by path relative to it, with its text. */
+export function reportTexts(dir: string): Array<[string, string]> {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => statSync(join(dir, name)).isFile())
+    .sort()
+    .map((name) => [name, readFileSync(join(dir, name), 'utf8')]);
 }
 
 /** The outcome of each rule in a report, by id. */

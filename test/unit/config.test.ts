@@ -50,6 +50,7 @@ describe('defaults', () => {
       timeoutMs: 10_000,
       concurrency: 4,
       concurrencyGiven: false,
+      propertyBudgetGiven: false,
       seedGiven: false,
       runs: 50,
       clockToleranceMs: 300_000,
@@ -195,6 +196,7 @@ describe('flags', () => {
       maxRunTimeMs: 1000,
       maxWidgets: 7,
       propertyBudgetMs: 5,
+      propertyBudgetGiven: true,
       listSettleMs: 300,
       only: 'AUTH,PAGE-3',
       testName: 'unknown ids',
@@ -395,7 +397,7 @@ describe('target consistency', () => {
 
   it('rejects a second token equal to the first', () => {
     expect(errorOf(() => resolve([...TARGET], { WIDGET_SECOND_TOKEN: TOKEN }))).toBe(
-      'WIDGET_SECOND_TOKEN must differ from --token: isolation checks need two accounts',
+      'WIDGET_SECOND_TOKEN must differ from --token: the second account needs a token of its own',
     );
   });
 

@@ -23,7 +23,7 @@ import { consoleSafe } from '../../report/console.ts';
 import { cleanJournal, sweepMarkers } from './journal.ts';
 import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
-import { Redactor } from '../../http/redact.ts';
+import { Redactor } from '../../shared/redact.ts';
 import { walkBudget } from '../../client/walk.ts';
 
 /** This command's own options, taken out before the shared ones are parsed. */

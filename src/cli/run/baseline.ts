@@ -32,7 +32,7 @@ export function readBaseline(file: string): ReadonlySet<string> {
   const ids = new Set<string>();
   for (const entry of entries) {
     const id = entry.toUpperCase();
-    if (!known.has(id)) throw new ConfigError(`--baseline: ${file} names ${JSON.stringify(entry)}, which is no rule id (npm test -- --list shows them)`);
+    if (!known.has(id)) throw new ConfigError(`--baseline: ${file} names ${JSON.stringify(entry)}, which is no rule id (--list shows them)`);
     ids.add(id);
   }
   return ids;

@@ -9,7 +9,8 @@ import { walkBudget } from '../../client/walk.ts';
 import type { SuiteConfig } from '../../config.ts';
 import { readHeld, renewedTokens } from '../../harness/worker-to-runner.ts';
 import { clientOptions } from '../../http/client-options.ts';
-import { HttpClient, type ClientStats } from '../../http/client.ts';
+import { HttpClient } from '../../http/client.ts';
+import type { ClientStats } from '../../shared/client-stats.ts';
 import { finalCleanup, type CleanupOutcome } from './final-cleanup.ts';
 import { runnerAccounts } from './runner-accounts.ts';
 import type { Target } from './target.ts';
@@ -39,10 +40,17 @@ export interface RunToClean {
   readonly interrupted: boolean;
 }
 
+/** What the progress line learns of the cleanup: its client (for the requests it sends) and each step as it starts. */
+export interface CleanupWatch {
+  readonly onClient?: (client: HttpClient) => void;
+  readonly onStep?: (step: string) => void;
+}
+
 /** What the cleanup did, and the requests its client sent. */
-export async function cleanUpAfterTests(run: RunToClean): Promise<{ outcome: CleanupOutcome; stats: ClientStats }> {
+export async function cleanUpAfterTests(run: RunToClean, watch: CleanupWatch = {}): Promise<{ outcome: CleanupOutcome; stats: ClientStats }> {
   const { config, target } = run;
   const cleaner = new HttpClient(clientOptions(config, { baseUrl: target.baseUrl, secrets: run.secrets, deadline: Date.now() + cleanupBudgetMs(config.timeoutMs), ca: run.ca }));
+  watch.onClient?.(cleaner);
   let outcome: CleanupOutcome;
   try {
     const current = withRenewedTokens(target, run.statsDir);
@@ -51,6 +59,7 @@ export async function cleanUpAfterTests(run: RunToClean): Promise<{ outcome: Cle
       maxPages: walkBudget(config.maxWidgets),
       minSweeps: run.interrupted ? 2 : 1,
       ...journalOf(run.journalFile),
+      ...(watch.onStep ? { onStep: watch.onStep } : {}),
     });
   } finally {
     await cleaner.close();

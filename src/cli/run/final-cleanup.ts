@@ -9,6 +9,7 @@
  * exactly that (a create answer that repeated an id; a journalled id listed yet answered 404).
  */
 import type { WidgetApi } from '../../client/api.ts';
+import { localSuiteCommand } from '../../report/rerun.ts';
 import type { JournalEntry, LostCreate, TornLine } from '../../client/ledger.ts';
 import type { Claim, Leftover } from '../../client/ownership.ts';
 import { deleteAllHeld, leftovers, proveAllGone, sweep, type SweepResult } from '../../client/sweep.ts';
@@ -36,19 +37,23 @@ export interface CleanupOutcome {
 export async function finalCleanup(
   accounts: readonly WidgetApi[],
   held: readonly Claim[],
-  options: { maxPages: number; minSweeps: number; journal?: readonly JournalEntry[]; torn?: readonly TornLine[] },
+  options: { maxPages: number; minSweeps: number; journal?: readonly JournalEntry[]; torn?: readonly TornLine[]; onStep?: (step: string) => void },
 ): Promise<CleanupOutcome> {
+  const step = options.onStep ?? ((): void => undefined);
   const byName = new Map(accounts.map((a) => [a.account, a]));
   const ownership = accounts[0]!.ownership;
   if (options.journal) ownership.loadEntries(options.journal);
   for (const c of held) if (byName.has(c.account)) ownership.held(c);
   const before = ownership.outstanding().length;
+  step(`deleting the ${before} widget(s) the run still holds`);
   await deleteAllHeld(accounts);
   let deleted = before - ownership.outstanding().length;
   // What the tests deleted themselves is only a 2xx: each is retrieved until it is proven gone.
+  step('proving each deleted widget gone (a retrieve answers 404 or 410)');
   await proveAllGone(accounts);
   let sweeps: SweepResult[] = [];
   for (let pass = 1; pass <= MAX_SWEEPS; pass += 1) {
+    step(`walking every account for the run's marker (sweep ${pass})`);
     sweeps = [];
     for (const api of accounts) sweeps.push(await sweep(api, options.maxPages));
     deleted += sweeps.reduce((n, s) => n + s.deleted.length, 0);
@@ -121,25 +126,25 @@ function describeLostOnly(lost: readonly LostCreate[]): string {
   return `${lost.length} create(s) lost their answer (${where}): their widgets, if any were made, cannot be found safely${tags.length ? `; they were named ${tags.map((t) => JSON.stringify(t)).join(', ')}` : ''}`;
 }
 
-/** The line naming the widgets --keep-failing left in place, and how to delete them later. */
-export function describeKept(kept: readonly Leftover[], journal?: string): string {
+/** The line naming the widgets --keep-failing left in place, and how to delete them later (`command`: the suite command, report/rerun.ts). */
+export function describeKept(kept: readonly Leftover[], journal?: string, command = localSuiteCommand()): string {
   const where = journal === undefined ? 'the run\'s journal in the report directory' : `the run's journal (${journal})`;
-  return `KEPT (--keep-failing): ${kept.length} widget(s) of failing tests left in place for their replays: ${kept.map((k) => `${k.account} account ${JSON.stringify(k.id)}`).join(', ')}; \`npx widget-conformance cleanup --base-url …\` (in this checkout: npm run cleanup -- --base-url …; tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes them, with the same proof, from ${where}`;
+  return `KEPT (--keep-failing): ${kept.length} widget(s) of failing tests left in place: ${kept.map((k) => `${k.account} account ${JSON.stringify(k.id)}`).join(', ')}; \`${command} cleanup --base-url …\` (tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes them, with the same proof, from ${where}`;
 }
 
-/** The console's cleanup line; `journal` names the run's journal file when it is kept for `cleanup`. */
-export function describeCleanup(outcome: CleanupOutcome, journal?: string): string {
+/** The console's cleanup line; `journal` names the run's journal file when it is kept for `cleanup`; `command` is the suite command the `cleanup` line starts with. */
+export function describeCleanup(outcome: CleanupOutcome, journal?: string, command = localSuiteCommand()): string {
   const kept = outcome.kept ?? [];
   if (kept.length > 0 && outcome.leftovers.length === 0 && outcome.problems.length === 0) {
-    return `${describeKept(kept, journal)}${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} other widget(s) at the end)` : ''}`;
+    return `${describeKept(kept, journal, command)}${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} other widget(s) at the end)` : ''}`;
   }
   if (outcome.verified) return `nothing left behind${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}: every journalled widget proven gone (a retrieve answered 404 or 410 after its delete), and every account walked to the end shows no run marker`;
   const lines = [`NOT VERIFIED${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}:`];
   for (const p of outcome.problems) lines.push(`  ${p}`);
   if (outcome.leftovers.length) lines.push(`  ${outcome.leftovers.length} id(s) the run held and did not delete, each with the reason:`);
   for (const l of outcome.leftovers) lines.push(`    ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}`);
-  if (kept.length > 0) lines.push(`  ${describeKept(kept, journal)}`);
+  if (kept.length > 0) lines.push(`  ${describeKept(kept, journal, command)}`);
   const where = journal === undefined ? 'in the report directory' : `(${journal})`;
-  if (outcome.problems.length || outcome.leftovers.length) lines.push(`  later, \`npm run cleanup -- --base-url …\` (tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes, with the same proof, what the run's journal ${where} holds, and nothing else`);
+  if (outcome.problems.length || outcome.leftovers.length) lines.push(`  later, \`${command} cleanup --base-url …\` (tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes, with the same proof, what the run's journal ${where} holds, and nothing else`);
   return lines.join('\n');
 }

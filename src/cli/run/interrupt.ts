@@ -1,10 +1,11 @@
 /**
  * SIGINT and SIGTERM during a run: stop creating widgets (the workers see a flag file), let
  * the running tests finish, then clean up, report and exit 130 or 143. A second signal exits
- * at once, pointing at `npm run cleanup`.
+ * at once, pointing at the suite's `cleanup` (the suite command of report/rerun.ts).
  */
 import type { Vitest } from 'vitest/node';
 import { markCancelled } from '../../harness/cancel.ts';
+import { localSuiteCommand } from '../../report/rerun.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -19,7 +20,7 @@ export class Interrupt {
 
   private readonly onSignal = (signal: NodeJS.Signals): void => {
     if (this.signal) {
-      process.stderr.write(`widget-conformance: second ${signal}: exiting without cleanup; \`npm run cleanup\` with the same target deletes what this run left\n`);
+      process.stderr.write(`widget-conformance: second ${signal}: exiting without cleanup; \`${localSuiteCommand()} cleanup --base-url …\` with the same target deletes what this run left\n`);
       process.exit(exitCodeFor(signal));
     }
     this.signal = signal;

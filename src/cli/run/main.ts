@@ -4,45 +4,42 @@
  * the suites, sweeps up what the run created, writes the reports and exits:
  * 0 conformant, 1 a rule failed, 2 usage or configuration error, 3 the suite could not run,
  * 130/143 interrupted. main() at the bottom is the sequence of steps; the steps with a job of
- * their own live beside it (prepare-accounts.ts, run-tests.ts, cleanup-after-tests.ts).
+ * their own live beside it (options.ts, prepare-accounts.ts, run-tests.ts, cleanup-after-tests.ts).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { WidgetApi } from '../../client/api.ts';
 import { JOURNAL_PREFIX, Journal } from '../../client/ledger.ts';
-import { ConfigError, envFilePath, helpText, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../config.ts';
+import { redactedConfig, secretsOf, type SuiteConfig } from '../../config.ts';
 import { newMarker } from '../../harness/marker.ts';
 import type { SuiteSettings } from '../../harness/settings.ts';
-import { refusedBeyondBudget, renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
+import { liveRequests, refusedBeyondBudget, renewedTokens, tokenRejected } from '../../harness/worker-to-runner.ts';
 import { clientOptions } from '../../http/client-options.ts';
-import { HttpClient, type ClientStats } from '../../http/client.ts';
-import { secretHeaderSet } from '../../http/header-secrecy.ts';
-import { Redactor } from '../../http/redact.ts';
-import { displayPath, PROJECT_ROOT, userDirectory } from '../../paths.ts';
+import { HttpClient } from '../../http/client.ts';
+import type { ClientStats } from '../../shared/client-stats.ts';
+import { secretHeaderSet } from '../../shared/header-secrecy.ts';
+import { Redactor } from '../../shared/redact.ts';
+import { displayPath, PROJECT_ROOT } from '../../paths.ts';
 import { buildReport, hostOf } from '../../report/build.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { CleanupReport, RunReport } from '../../report/model.ts';
 import { sanitizeCleanup, sanitizeOutcomes } from '../../report/sanitize.ts';
-import { RULES } from '../../rules.ts';
-import { readCaFile } from '../shared/ca-file.ts';
-import { checkNpmKeptOptions } from '../shared/npm-options.ts';
 import { redactProcessOutput } from '../shared/redact-output.ts';
-import type { Selection } from '../shared/selection.ts';
-import { withCommandTokens } from '../shared/token-commands.ts';
-import { readBaseline } from './baseline.ts';
+import { replayExit } from './replay.ts';
 import { rerunSettings, withReruns } from './reruns.ts';
-import { selectionOf, selectionReport } from './run-selection.ts';
-import { checkBaselineTarget, writeBaseline } from './write-baseline.ts';
+import { selectionReport } from './run-selection.ts';
+import { writeBaseline } from './write-baseline.ts';
 import { cleanUpAfterTests, type RunToClean } from './cleanup-after-tests.ts';
-import { checkStepSummary, prepareReportDir } from './destinations.ts';
 import { describeCleanup, type CleanupOutcome } from './final-cleanup.ts';
 import { Interrupt } from './interrupt.ts';
+import { RunProgress } from './progress.ts';
+import { checkDestinations, fail, loadOptions, orExit, withTokensFromCommands, type Options } from './options.ts';
 import { exitCodeOf, type RunOutcomes } from './outcomes.ts';
 import { prepareAccounts } from './prepare-accounts.ts';
 import { RunnerProfile, runProfile } from './profile.ts';
 import { runTests } from './run-tests.ts';
-import { isolationRulesNotRun } from './second-account.ts';
+import { secondAccountRulesNotRun } from './second-account.ts';
 import { runnerAccounts } from './runner-accounts.ts';
 import { secretWarnings } from './secret-warnings.ts';
 import { sumStats, totalStats } from './stats.ts';
@@ -54,92 +51,6 @@ import { guardVerdict, NO_VERDICT_EXIT } from './verdict-guard.ts';
 import { removeStaleReports, writeReports, type Leak } from './write-reports.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-
-function fail(message: string, code: number): never {
-  process.stderr.write(`widget-conformance: ${message}\n`);
-  process.exit(code);
-}
-
-function printCatalogue(): void {
-  for (const r of RULES) process.stdout.write(`${r.id.padEnd(7)} ${r.level.padEnd(6)} ${r.section.padEnd(38)} ${r.statement}\n`);
-}
-
-interface Options {
-  readonly config: SuiteConfig;
-  /** Where the user ran the command from: relative paths are theirs, and printed paths are for them. */
-  readonly directory: string;
-  /** The .env file that was read, absolute; absent when there was none. */
-  readonly envFile?: string;
-  readonly only?: ReadonlySet<string>;
-  /** The tests chosen within the rules: --test, `--only RULE.text`, --last-failed. */
-  readonly selection?: Selection;
-  readonly baseline?: ReadonlySet<string>;
-  /** PEM text of --ca-file. */
-  readonly ca?: string;
-}
-
-/** The configuration, or one line and exit 2; undefined when --help or --list was answered. */
-function loadOptions(): Options | undefined {
-  try {
-    // First: when npm kept the suite's flags, the rest of the configuration is not what the user meant.
-    checkNpmKeptOptions(process.env);
-    const directory = userDirectory(process.env);
-    const envFile = envFilePath(process.env);
-    const config = resolveConfig(process.argv.slice(2), process.env, { envFile });
-    if (config.help) {
-      process.stdout.write(`${helpText()}\n`);
-      return undefined;
-    }
-    if (config.list) {
-      printCatalogue();
-      return undefined;
-    }
-    const selection = selectionOf(config, directory);
-    const only = selection?.rules;
-    if (config.writeBaseline !== undefined) checkBaselineTarget(resolve(directory, config.writeBaseline), config.writeBaseline);
-    const baseline = config.baseline === undefined ? undefined : readBaseline(resolve(directory, config.baseline));
-    const ca = config.caFile === undefined ? undefined : readCaFile(resolve(directory, config.caFile), config.caFile);
-    // resolveConfig has read it (or thrown) if it exists.
-    const read = existsSync(envFile) ? { envFile } : {};
-    return { config, directory, ...read, ...(only ? { only } : {}), ...(selection ? { selection } : {}), ...(baseline ? { baseline } : {}), ...(ca === undefined ? {} : { ca }) };
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 2);
-    throw error;
-  }
-}
-
-/** The configuration with the tokens of --token-command and --second-token-command, or one line and exit 2. */
-async function withTokensFromCommands(config: SuiteConfig): Promise<SuiteConfig> {
-  try {
-    // Before the probe, and before any output: a token command that fails costs nothing else.
-    return await withCommandTokens(config);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 2);
-    throw error;
-  }
-}
-
-/** The value, or one line and exit 2 for a ConfigError. */
-function orExit<T>(step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 2);
-    throw error;
-  }
-}
-
-/** Checks that the report directory and the job summary can be written, or one line and exit 2. */
-function checkDestinations(reportDir: string, config: SuiteConfig): void {
-  try {
-    // Before the first request: a destination that cannot be written must not cost a run.
-    prepareReportDir(reportDir);
-    checkStepSummary(process.env.GITHUB_STEP_SUMMARY);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(new Redactor(secretsOf(config)).text(error.message), 2);
-    throw error;
-  }
-}
 
 /** What the steps of a run share, from the moment it has a target until it is closed. */
 interface Run {
@@ -169,6 +80,10 @@ interface Run {
   readonly runnerProfile: RunnerProfile;
   /** The console's colours: none under NO_COLOR or FORCE_COLOR=0 (colour.ts). */
   readonly paint: Paint;
+  /** The progress line, from the first request to the summary (progress.ts). */
+  readonly progress: RunProgress;
+  /** The final cleanup's client, once it exists: its requests count on the progress line. */
+  readonly watched: { cleaner?: HttpClient };
 }
 
 /**
@@ -186,8 +101,6 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   const secrets = [...secretsOf(config), target.token, ...(target.secondToken ? [target.secondToken] : [])];
   const redactor = new Redactor(secrets, secretHeaderSet(config.secretHeaders));
   redactProcessOutput(redactor, () => learnRenewedTokens(redactor, statsDir));
-  // A killed run must not leave the previous run's verdict (another target's, maybe) for CI to upload.
-  for (const p of removeStaleReports(reportDir)) process.stderr.write(`widget-conformance: warning: ${p}\n`);
   for (const w of secretWarnings(redactor, process.argv.slice(2), process.env)) process.stderr.write(`widget-conformance: warning: ${w}\n`);
   const marker = newMarker();
   const deadline = started.getTime() + config.maxRunTimeMs;
@@ -198,11 +111,15 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   const journal = new Journal(journalFile, (text) => redactor.text(text));
   const runnerProfile = new RunnerProfile();
   const accounts = runnerAccounts(client, target, marker, journal, runnerProfile.observe);
-  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile, paint };
+  // Every request of the run: the runner's own, the workers' (as they record them), the cleanup's.
+  const watched: Run['watched'] = {};
+  const progress = RunProgress.forRun(() => client.stats.requests + liveRequests(statsDir) + (watched.cleaner?.stats.requests ?? 0));
+  return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile, paint, progress, watched };
 }
 
 /** Releases what the run holds, however it ended: the stats folder, the runner's client, the embedded server. */
 async function closeRun(run: Run): Promise<void> {
+  run.progress.stop();
   rmSync(run.statsDir, { recursive: true, force: true });
   await run.client.close();
   await run.target.server?.close();
@@ -235,13 +152,14 @@ function settingsFor(run: Run): SuiteSettings {
   };
 }
 
-/** Announces the marker and the seed, then runs the tests (a second attempt included). */
+/** Announces the marker and the seed, then runs the tests (a second attempt included, except in a replay). */
 async function testOutcomes(run: Run): Promise<RunOutcomes> {
-  process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
-  const { only, selection } = run.options;
-  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir });
-  // Each failed or warned test gets the one command that reruns it (tokens from the environment).
-  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0));
+  const { only, selection, lastFailedLine, replay } = run.options;
+  if (!replay) process.stdout.write(`Run marker ${run.marker}; seed ${run.config.seed}${run.config.seedGiven ? '' : ' (random: pass --seed to replay)'}\n`);
+  if (lastFailedLine !== undefined) process.stdout.write(`${lastFailedLine}\n`);
+  const outcomes = await runTests({ settings: settingsFor(run), ...(only ? { only } : {}), ...(selection ? { selection } : {}), interrupt: run.interrupt, deadline: run.deadline, statsDir: run.statsDir, progress: run.progress, ...(replay ? { secondAttempt: false } : {}) });
+  // Each failed or warned test gets the one command that reruns it and its replay file (tokens from the environment).
+  return withReruns(outcomes, rerunSettings(run.config, run.target.server !== undefined, run.notRun.length > 0), replay ? undefined : { reportDir: run.config.reportDir, suiteVersion: VERSION, recordedAt: run.started });
 }
 
 /** What the cleanup needs of the run. */
@@ -310,11 +228,21 @@ function reportOf(run: Run, findings: Findings): RunReport {
   );
 }
 
-/** Writes the reports, lets the journal go once nothing is left, and prints the summary. */
-function publish(run: Run, findings: Findings): { problems: string[]; leaks: Leak[] } {
+/** The final cleanup, said on the progress line step by step. */
+async function cleanUp(run: Run): Promise<Awaited<ReturnType<typeof cleanUpAfterTests>>> {
+  let step = 'starting';
+  run.progress.phase(() => `cleanup: ${step}`);
+  return cleanUpAfterTests(toClean(run), { onClient: (c) => (run.watched.cleaner = c), onStep: (s) => (step = s) });
+}
+
+/** Writes the reports (the replay files among them), lets the journal go once nothing is left, and prints the summary (a replay prints its line later). */
+async function publish(run: Run, findings: Findings): Promise<{ problems: string[]; leaks: Leak[]; report: RunReport }> {
   const report = reportOf(run, findings);
   learnRenewedTokens(run.redactor, run.statsDir);
-  const { files, problems, leaks } = writeReports(run.reportDir, report, run.redactor);
+  let writing = '';
+  run.progress.phase(() => `writing the reports: ${writing}`);
+  const replays = findings.outcomes.tests.flatMap((t) => (t.replay ? [t.replay] : []));
+  const { files, problems, leaks } = await writeReports(run.reportDir, report, run.redactor, replays, (name, i, n) => (writing = `${name} (${i + 1} of ${n})`));
   const { writeBaseline: baselineFile } = run.config;
   if (baselineFile !== undefined) {
     // After the reports, from the same report: the rules that failed (and under --strict, warned).
@@ -324,12 +252,13 @@ function publish(run: Run, findings: Findings): { problems: string[]; leaks: Lea
   }
   // Nothing is left for `cleanup` to do: the journal has served.
   if (findings.cleanup.verified) rmSync(run.journalFile, { force: true });
-  process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
-  return { problems, leaks };
+  run.progress.stop();
+  if (!run.options.replay) process.stdout.write(`${summaryOf(run, findings, report, files)}\n`);
+  return { problems, leaks, report };
 }
 
-/** The exit code, after the lines that explain it: reports not written, a credential kept back, no verdict. */
-function exitCodeAfter(run: Run, findings: Findings, written: { problems: string[]; leaks: Leak[] }): number {
+/** The exit code, after the lines that explain it: reports not written, a credential kept back, no verdict; a replay's own (replay.ts). */
+function exitCodeAfter(run: Run, findings: Findings, written: { problems: string[]; leaks: Leak[]; report: RunReport }): number {
   // A report that could not be written is said, but never costs the verdict.
   for (const p of written.problems) process.stderr.write(`widget-conformance: ${consoleSafe(p)}\n`);
   // The tripwire: a credential in finished output is the suite's bug; the file was kept back.
@@ -341,7 +270,7 @@ function exitCodeAfter(run: Run, findings: Findings, written: { problems: string
   if (judgedNothing && exitCode === NO_VERDICT_EXIT) process.stderr.write(`widget-conformance: no rule was executed (${why}), so there is no verdict (exit ${NO_VERDICT_EXIT})\n`);
   if (rejected && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(rejected))}; check that the token is valid for the whole run (no verdict)\n`);
   else if (refused && !run.interrupt.signal) process.stderr.write(`widget-conformance: ${consoleSafe(run.redactor.text(refused))} (no verdict)\n`);
-  return exitCode;
+  return run.options.replay ? replayExit(written.report, run.options.replay, exitCode, displayPath(run.reportDir, run.options.directory)) : exitCode;
 }
 
 /** The console's end-of-run output: the findings, the summary and the verdict, from the report. */
@@ -368,18 +297,26 @@ async function main(): Promise<number> {
   const options = loadOptions();
   if (!options) return 0;
   const config = await withTokensFromCommands(options.config);
-  const notRun = orExit(() => isolationRulesNotRun(config, options.only));
+  const notRun = orExit(() => secondAccountRulesNotRun(config, options.only));
   const started = new Date();
   const reportDir = resolve(options.directory, config.reportDir);
   checkDestinations(reportDir, config);
   const run = await openRun({ options, config, notRun, started, reportDir });
   try {
+    run.progress.phase(() => 'checking the target and taking stock of what the accounts hold');
+    // A replay says one line at its end (replay.ts): no progress lines before it.
+    if (!options.replay) run.progress.start();
     const stopped = await prepareAccounts(run);
+    // A run that stops here (a refused token, an unreachable target, a signal) has written nothing:
+    // the previous run's reports and its --last-failed data stay as they were.
     if (stopped !== undefined) return stopped;
+    // From the first test on, the run will write reports of its own: a run killed from here must
+    // not leave the previous run's verdict (another target's, maybe) for CI to upload.
+    for (const p of removeStaleReports(run.reportDir)) process.stderr.write(`widget-conformance: warning: ${p}\n`);
     const outcomes = await testOutcomes(run);
-    const swept = await cleanUpAfterTests(toClean(run));
+    const swept = await cleanUp(run);
     const findings = findingsOf(run, outcomes, swept);
-    return exitCodeAfter(run, findings, publish(run, findings));
+    return exitCodeAfter(run, findings, await publish(run, findings));
   } finally {
     await closeRun(run);
   }

@@ -9,7 +9,7 @@ import type { FailureReport, Outcome, RuleOutcome, RunOutcomes, TestOutcome } fr
 import { sourcePath } from '../../paths.ts';
 import { RULES, ruleById } from '../../rules.ts';
 import { curlCommand } from '../../report/curl.ts';
-import type { Exchange } from '../../http/exchange.ts';
+import type { Exchange } from '../../shared/exchange.ts';
 import { rootCauses } from '../../report/root-causes.ts';
 
 /** The detail a ConformanceFailure carries through vitest's error serialisation. */
@@ -21,7 +21,7 @@ function failureOf(error: { message: string; detail?: unknown }): FailureReport 
     ...(typeof d.received === 'string' ? { received: d.received } : {}),
     ...(typeof d.note === 'string' ? { note: d.note } : {}),
     ...(Array.isArray(d.exchanges) ? { exchanges: d.exchanges, curl: (d.exchanges as Exchange[]).map((x) => curlCommand(x)) } : {}),
-    ...(typeof (d as { replay?: unknown }).replay === 'string' ? { replay: (d as { replay: string }).replay } : {}),
+    ...(Array.isArray(d.runWidgets) ? { runWidgets: d.runWidgets.filter((id): id is string => typeof id === 'string') } : {}),
   };
 }
 
@@ -77,6 +77,8 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
     // A failure the test did see outweighs what it could not check.
     outcome = !judged ? 'error' : failures.length > 0 ? 'fail' : 'inconclusive';
   } else outcome = warnings.length > 0 ? 'warn' : 'pass';
+  // Inconclusive only because the test evaluated no check (errors.ts NothingObservedError; the flag survives serialisation).
+  const observedNothing = outcome === 'inconclusive' && inconclusive.length > 0 && inconclusive.every((e) => (e as { observedNothing?: unknown }).observedNothing === true);
   const dependsOn = [...new Set(inconclusive.flatMap((e) => {
     const d = (e as { dependsOn?: unknown }).dependsOn;
     return Array.isArray(d) ? d.filter((x): x is string => typeof x === 'string') : [];
@@ -91,6 +93,7 @@ function testOutcome(test: TestCase, file: string, interruptedBy: NodeJS.Signals
     warnings,
     ...(runs ? { runs } : {}),
     ...(outcome === 'inconclusive' ? { dependsOn } : {}),
+    ...(observedNothing ? { observedNothing: true as const } : {}),
     ...((outcome === 'fail' || outcome === 'warn') && explainedBy ? { explainedBy } : {}),
     ...(outcome === 'skip' ? { skipReason: tokenRefused ? TOKEN_REFUSED_REASON : rateLimited ? RATE_LIMITED_REASON : (skipNote ?? (result.state === 'skipped' && result.note && !interruptedBy ? result.note : notRunReason(interruptedBy))) } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
@@ -217,14 +220,24 @@ function lostRulesOf(modules: readonly TestModule[], only: ReadonlySet<string> |
   return rules;
 }
 
-/** Each rule of the catalogue with tests in the run, the worst outcome of its tests speaking for it. */
+/**
+ * The outcome that speaks for a rule: the worst of its tests'. A test that observed nothing of the
+ * server (harness/rule.ts) is no verdict either way, so it speaks only when no other test of the
+ * rule judged anything: a rule whose tests all observed nothing is inconclusive; one that others
+ * judged takes their verdict, and the run's verdict says it did not run in full (report/verdict.ts).
+ */
+export function ruleOutcomeOf(tests: readonly Pick<TestOutcome, 'outcome' | 'observedNothing'>[]): Outcome {
+  const worst = tests.filter((t) => !t.observedNothing).reduce<Outcome>((w, t) => (SEVERITY[t.outcome] > SEVERITY[w] ? t.outcome : w), 'skip');
+  return worst === 'skip' && tests.some((t) => t.observedNothing) ? 'inconclusive' : worst;
+}
+
+/** Each rule of the catalogue with tests in the run, the worst outcome of its tests speaking for it (ruleOutcomeOf). */
 function rulesOf(tests: readonly TestOutcome[]): RuleOutcome[] {
   const rules: RuleOutcome[] = [];
   for (const rule of RULES) {
     const own = tests.filter((t) => t.rule === rule.id);
     if (own.length === 0) continue;
-    const outcome = own.reduce<Outcome>((worst, t) => (SEVERITY[t.outcome] > SEVERITY[worst] ? t.outcome : worst), 'skip');
-    rules.push({ rule, outcome, tests: own });
+    rules.push({ rule, outcome: ruleOutcomeOf(own), tests: own });
   }
   return rules;
 }

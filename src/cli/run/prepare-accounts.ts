@@ -10,7 +10,8 @@ import { walkBudget } from '../../client/walk.ts';
 import type { SuiteConfig } from '../../config.ts';
 import { isSuiteError, RejectedTokenError, SetupProblemError } from '../../errors.ts';
 import { recordFirstContact } from '../../harness/first-contact.ts';
-import type { Redactor } from '../../http/redact.ts';
+import { SeededRandom } from '../../harness/random.ts';
+import type { Redactor } from '../../shared/redact.ts';
 import { consoleSafe } from '../../report/console.ts';
 import type { Interrupt } from './interrupt.ts';
 import { outageOf, probe, type ProbeFailure } from './probe.ts';
@@ -18,7 +19,7 @@ import type { RunnerProfile } from './profile.ts';
 
 export interface AccountsBeforeTests {
   readonly accounts: readonly WidgetApi[];
-  readonly config: Pick<SuiteConfig, 'token' | 'tokenCommand' | 'secondTokenCommand' | 'maxWidgets'>;
+  readonly config: Pick<SuiteConfig, 'token' | 'tokenCommand' | 'secondTokenCommand' | 'maxWidgets' | 'seed'>;
   readonly statsDir: string;
   readonly marker: string;
   readonly journal: Journal;
@@ -53,7 +54,7 @@ async function probeAccounts(run: AccountsBeforeTests): Promise<number | undefin
     const outage = outageOf(errors);
     if (outage) throw outage;
     // Before any test writes: what each account answers while the run has created nothing in it.
-    await run.runnerProfile.recording(run.statsDir, () => recordFirstContact(run.accounts, run.statsDir));
+    await run.runnerProfile.recording(run.statsDir, () => recordFirstContact(run.accounts, run.statsDir, SeededRandom.of(run.config.seed, 'first contact')));
     return undefined;
   } catch (error) {
     if (!isSuiteError(error)) throw error;

@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { profileFile, readProfiles } from '../../harness/worker-to-runner.ts';
 import { buildProfile, type ProfileReport } from '../../report/profile.ts';
-import { ProfileTally, type Observation, type TallyData } from '../../report/profile-facts.ts';
+import { ProfileTally, type TallyData } from '../../report/profile-facts.ts';
+import type { Observation } from '../../shared/observation.ts';
 
 /**
  * The runner's own answers that the profile takes: those of the first contact

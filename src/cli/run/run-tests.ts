@@ -10,6 +10,9 @@ import { narrowsTests, testNamePattern, titleSelected, type Selection } from '..
 import type { Interrupt } from './interrupt.ts';
 import { collectOutcomes, type RunOutcomes } from './outcomes.ts';
 import { rulesToRecheck, withSecondAttempt } from './recheck.ts';
+import { TestProgress } from './progress-reporter.ts';
+import type { RunProgress } from './progress.ts';
+import { RULES } from '../../rules.ts';
 
 export interface TestRun {
   readonly settings: SuiteSettings;
@@ -22,6 +25,10 @@ export interface TestRun {
   readonly deadline: number;
   /** The run's stats folder, where a worker says a token was rejected. */
   readonly statsDir: string;
+  /** The run's progress line: each attempt tells it how far its tests are. */
+  readonly progress?: RunProgress;
+  /** False: no second attempt (a replay judges the first attempt alone). Default true. */
+  readonly secondAttempt?: boolean;
 }
 
 /** The outcomes of the run's tests, with each rechecked rule's second attempt beside it. */
@@ -31,7 +38,7 @@ export async function runTests(run: TestRun): Promise<RunOutcomes> {
   // failures that do not come back (recheck.ts). Never after a signal, past the deadline,
   // once a token stopped working or the target refused requests past the wait budget. Its widgets are the run's: the final cleanup covers them.
   const recheck = rulesToRecheck(first);
-  if (recheck.size === 0 || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir) || refusedBeyondBudget(run.statsDir)) return first;
+  if (recheck.size === 0 || run.secondAttempt === false || run.interrupt.signal !== undefined || Date.now() >= run.deadline || tokenRejected(run.statsDir) || refusedBeyondBudget(run.statsDir)) return first;
   // One line here; what it showed is one line under each finding at the end (console-report.ts).
   process.stdout.write(`Second attempt (same seed) at ${[...recheck].join(', ')}: is each failure steady or intermittent?\n`);
   const second = await attempt(run, recheck, 'second attempt');
@@ -44,10 +51,13 @@ async function attempt(run: TestRun, only: ReadonlySet<string> | undefined, prog
   // The test filters hold on the second attempt too: it reruns the selected tests of the rules that broke.
   const selection: Selection = { ...(run.selection ?? {}), ...(only ? { rules: only } : {}) };
   const narrowed = narrowsTests(selection);
+  // Without a test-name filter, every selected rule will be judged: "5 of 42 rules done" from the start.
+  const expected = narrowed ? undefined : (only ?? new Set(RULES.map((r) => r.id)));
+  const progress = new TestProgress({ ...(progressLabel ? { label: progressLabel } : {}), ...(only ? { only } : {}), ...(expected ? { expected } : {}) });
+  run.progress?.phase(() => progress.status());
   const vitest = await runSuites({
     settings: run.settings,
-    ...(only ? { only } : {}),
-    ...(progressLabel ? { progressLabel } : {}),
+    progress,
     ...(only || narrowed ? { testNamePattern: testNamePattern(selection) } : {}),
     onStart: (v) => run.interrupt.adopt(v),
   });

@@ -7,8 +7,9 @@ import { join, sep } from 'node:path';
 import { BaseSequencer, createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import type { SuiteSettings } from '../../harness/settings.ts';
 import { codePath, PROJECT_ROOT, SUITES_GLOB } from '../../paths.ts';
-import { ProgressReporter } from './progress-reporter.ts';
+import type { TestProgress } from './progress-reporter.ts';
 import { ADAPTIVE_MAX_SLOTS } from '../../http/client.ts';
+import { propertyTimeBound, SHRINK_BUDGET } from '../../harness/property.ts';
 
 export interface VitestRunOptions {
   readonly settings: SuiteSettings;
@@ -18,10 +19,8 @@ export interface VitestRunOptions {
   readonly testNamePattern?: RegExp;
   /** Called with the instance as soon as it exists, so a signal can cancel the run. */
   readonly onStart?: (vitest: Vitest) => void;
-  /** Said at the start of each progress line ("second attempt"). */
-  readonly progressLabel?: string;
-  /** The rules of the run (--only, or the second attempt's), for the progress line's counts. */
-  readonly only?: ReadonlySet<string>;
+  /** The tests' part of the run's progress line (progress-reporter.ts): vitest's only reporter. */
+  readonly progress: TestProgress;
 }
 
 /**
@@ -54,8 +53,10 @@ function compiledProductCode(): RegExp {
 /** Runs vitest on suites/ and resolves when the run has finished (the instance is still open: close it). */
 export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
   const { settings } = options;
-  // A test may make many requests, each bounded by the per-request timeout and the retry budget.
-  const testTimeout = Math.max(60_000, settings.timeoutMs * 30 + settings.maxRetryWaitMs * (settings.maxRetries + 1));
+  // A test may make many requests, each bounded by the per-request timeout and the retry budget;
+  // a property test runs as long as its budget allows, then shrinks, and ends its last run.
+  const propertyTest = propertyTimeBound(settings) + SHRINK_BUDGET.ms + settings.timeoutMs * 10;
+  const testTimeout = Math.max(60_000, settings.timeoutMs * 30 + settings.maxRetryWaitMs * (settings.maxRetries + 1), propertyTest);
   const vitest = await createVitest(
     'test',
     {
@@ -69,7 +70,7 @@ export async function runSuites(options: VitestRunOptions): Promise<Vitest> {
       // No junit reporter: the runner writes junit.xml from its own report (report/junit.ts), valid
       // for CI tools and honest about tests that never ran. No default reporter either: the
       // runner prints each finding once at the end (summary.ts); during the tests, progress only.
-      reporters: [ProgressReporter.forRun(settings.statsDir, { ...(options.progressLabel ? { label: options.progressLabel } : {}), ...(options.only ? { only: options.only } : {}) })],
+      reporters: [options.progress],
       pool: 'threads',
       maxWorkers: 1,
       isolate: false,

@@ -3,7 +3,7 @@
  * short to be hidden reliably in the server's text, and a token npm has already printed.
  * Said before the first request, so the user can fix it before the next run.
  */
-import type { Redactor } from '../../http/redact.ts';
+import type { Redactor } from '../../shared/redact.ts';
 
 /** Said once per run when a secret is shorter than 8 characters (credential-spellings.ts FUZZY_MIN_LENGTH). */
 export const SHORT_SECRET_WARNING =

@@ -1,6 +1,6 @@
 /** Request counts: each worker leaves its own in the run's stats folder; the runner adds them up with its own. */
 import { readStats } from '../../harness/worker-to-runner.ts';
-import type { ClientStats } from '../../http/client.ts';
+import type { ClientStats } from '../../shared/client-stats.ts';
 
 /** The sum of the workers' stats files in `dir` and the runner's own client stats. */
 export function totalStats(dir: string, own: ClientStats): ClientStats {

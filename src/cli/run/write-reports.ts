@@ -1,25 +1,29 @@
 /**
  * Writes the run's reports. Nothing here edits what a formatter produced: secrets left the
- * data before the report was built (report/sanitize.ts, http/redact.ts). A last scan of each
+ * data before the report was built (report/sanitize.ts, shared/redact.ts). A last scan of each
  * file's finished text is a tripwire only: a credential found there is a bug of the suite, and
  * the file is not written at all, said as a suite error naming it.
  *
  * Each file is written to a new temporary file in the report directory, then renamed over its
  * name: a reader never sees half a report, and a symlink planted at a report's name is
- * replaced, never written through. The previous run's files are removed before the first
- * request (removeStaleReports), so a run killed midway leaves no other run's verdict behind.
+ * replaced, never written through. The previous run's files (its replay files too) are removed
+ * once the target has accepted the run, before its first test (removeStaleReports, called by
+ * cli/run/main.ts): a run killed midway leaves no other run's verdict behind, and a run stopped
+ * by a refused token or an unreachable target leaves the previous run's reports (and
+ * --last-failed's data) as they were.
  */
-import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Redactor } from '../../http/redact.ts';
+import type { Redactor } from '../../shared/redact.ts';
 import { renderBadge } from '../../report/badge.ts';
 import { renderHar } from '../../report/har.ts';
 import { renderHtml } from '../../report/html.ts';
 import { renderJson } from '../../report/json.ts';
 import { renderJunit } from '../../report/junit.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
-import type { RunReport } from '../../report/model.ts';
+import type { RunReport, TestReplay } from '../../report/model.ts';
+import { renderReplayFile, REPLAY_DIR } from '../../report/replay-file.ts';
 
 /** Every file a run writes into the report directory, with its renderer. */
 export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
@@ -30,6 +34,9 @@ export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) =
   ['exchanges.har', renderHar],
   ['badge.svg', renderBadge],
 ];
+
+/** A replay file's name in REPLAY_DIR (report/replay-file.ts replayFileName): only these are removed as stale. */
+const REPLAY_NAME = /^[A-Z]+-\d+-\d+\.json$/;
 
 /** Temporary files start so; one a killed run left behind is removed with the stale reports. */
 const TEMP_PREFIX = '.widget-conformance-';
@@ -51,6 +58,12 @@ export function removeStaleReports(dir: string): string[] {
     names.push(...readdirSync(dir).filter((n) => n.startsWith(TEMP_PREFIX) && n.endsWith(TEMP_SUFFIX)));
   } catch {
     // An unreadable directory was refused before (destinations.ts); nothing to list.
+  }
+  try {
+    // The previous run's replay files: a replay of a test that has passed since would mislead.
+    if (lstatSync(join(dir, REPLAY_DIR)).isDirectory()) names.push(...readdirSync(join(dir, REPLAY_DIR)).filter((n) => REPLAY_NAME.test(n)).map((n) => join(REPLAY_DIR, n)));
+  } catch {
+    // No replay folder (or not a folder: writeReports refuses to write through it).
   }
   for (const name of names) {
     const file = join(dir, name);
@@ -84,11 +97,13 @@ export interface Leak {
 }
 
 /**
- * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg and appends the
- * Markdown to a GitHub job summary. Returns the paths written, one line per file that could
- * not be, and the files the tripwire kept back (each a suite error).
+ * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg, appends the
+ * Markdown to a GitHub job summary, and writes each failing test's replay file under replay/.
+ * Returns the paths written, one line per file that could not be, and the files the tripwire
+ * kept back (each a suite error). Between files it lets the event loop run (the progress line's
+ * timer among others) and tells `onFile` which file is next.
  */
-export function writeReports(dir: string, report: RunReport, redactor: Redactor): { files: string[]; problems: string[]; leaks: Leak[] } {
+export async function writeReports(dir: string, report: RunReport, redactor: Redactor, replays: readonly TestReplay[] = [], onFile?: (name: string, index: number, total: number) => void): Promise<{ files: string[]; problems: string[]; leaks: Leak[] }> {
   const files: string[] = [];
   const problems: string[] = [];
   const leaks: Leak[] = [];
@@ -107,8 +122,26 @@ export function writeReports(dir: string, report: RunReport, redactor: Redactor)
       problems.push(`could not write ${file}: ${reason(error)}`);
     }
   };
-  for (const [name, render] of REPORT_FILES) write(join(dir, name), () => render(report));
+  for (const [index, [name, render]] of REPORT_FILES.entries()) {
+    onFile?.(name, index, REPORT_FILES.length);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    write(join(dir, name), () => render(report));
+  }
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
+  if (replays.length > 0) {
+    const folder = join(dir, REPLAY_DIR);
+    try {
+      mkdirSync(folder, { recursive: true });
+      // Never written through a symlink planted at the folder's name.
+      if (!lstatSync(folder).isDirectory()) throw new Error(`${folder} is not a directory`);
+      const before = files.length;
+      for (const r of replays) write(join(dir, r.file), () => renderReplayFile(r.content));
+      // Listed once, as their folder: there is one per failing test.
+      if (files.length > before) files.splice(before, files.length - before, join(folder, '*.json'));
+    } catch (error) {
+      problems.push(`could not write the replay files in ${folder}: ${reason(error)}`);
+    }
+  }
   return { files, problems, leaks };
 }

@@ -2,11 +2,11 @@
  * Last line of defence for "no token in any output" on the console: every write to stdout and
  * stderr of the runner process (which also carries what vitest relays from its workers) is
  * searched for the secrets long enough to be told from chance text (8 characters or more),
- * which are hidden. Secrets left the data before this (http/redact.ts): a shorter token is
+ * which are hidden. Secrets left the data before this (shared/redact.ts): a shorter token is
  * not looked for here, since its letters are the suite's own words and numbers
  * ("Requests: 10" with the token `1`).
  */
-import type { Redactor } from '../../http/redact.ts';
+import type { Redactor } from '../../shared/redact.ts';
 
 /** Wraps process.stdout/stderr so every write is redacted. */
 export function redactProcessOutput(redactor: Redactor, beforeWrite?: () => void): void {

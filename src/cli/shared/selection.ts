@@ -33,7 +33,7 @@ export function parseOnlyWithTests(raw: string | undefined): OnlySelection | und
     const text = dot < 0 ? undefined : given.slice(dot + 1);
     const matching = RULES.filter((r) => r.id === entry || familyOf(r.id) === entry);
     if (matching.length === 0) {
-      throw new ConfigError(`--only: no rule or family ${JSON.stringify(entry)}; families are ${families.join(', ')} (npm test -- --list shows every id; --test "<text>" picks tests by name within them)`);
+      throw new ConfigError(`--only: no rule or family ${JSON.stringify(entry)}; families are ${families.join(', ')} (--list shows every id; --test "<text>" picks tests by name within them)`);
     }
     if (text !== undefined) {
       if (text.trim() === '') throw new ConfigError(`--only: ${JSON.stringify(given)} names no test after the ".": write ${entry}.<part of a test name>, or use --test "<text>"`);

@@ -10,6 +10,6 @@ import { runTokenCommand } from '../../client/token-command.ts';
 export async function withCommandTokens(config: SuiteConfig): Promise<SuiteConfig> {
   const token = config.tokenCommand === undefined ? config.token : await runTokenCommand(config.tokenCommand, '--token-command');
   const secondToken = config.secondTokenCommand === undefined ? config.secondToken : await runTokenCommand(config.secondTokenCommand, '--second-token-command');
-  if (secondToken !== undefined && secondToken === token) throw new ConfigError('the two accounts got the same token: isolation checks need two accounts');
+  if (secondToken !== undefined && secondToken === token) throw new ConfigError('the two accounts got the same token: the second account needs a token of its own');
   return { ...config, ...(token === undefined ? {} : { token }), ...(secondToken === undefined ? {} : { secondToken }) };
 }

@@ -1,13 +1,13 @@
 /**
  * Does a report bundle hold a credential? Two ways to tell. With the tokens at hand
  * (WIDGET_TOKEN, WIDGET_SECOND_TOKEN, WIDGET_HEADERS, from the environment or .env), every file
- * is searched for them in every spelling the run's redactor knows (http/redact.ts). Without
+ * is searched for them in every spelling the run's redactor knows (shared/redact.ts). Without
  * them, by shape: a URL password that is not hidden, and a recorded request that carried a
  * configured token (its `credential` says which) but whose Authorization header is not redacted.
  * Never prints what it found: only where.
  */
-import { isSecretHeader, secretHeaderSet } from '../../http/header-secrecy.ts';
-import { Redactor, REDACTED } from '../../http/redact.ts';
+import { isSecretHeader, secretHeaderSet } from '../../shared/header-secrecy.ts';
+import { Redactor, REDACTED } from '../../shared/redact.ts';
 import type { RunReport } from '../../report/model.ts';
 
 /**

@@ -5,23 +5,34 @@
  * its counts, verdict and gate agreeing with its rules, junit.xml agreeing with it, the other
  * files exactly what this suite renders from it, and no credential in any file.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../../config.ts';
-import { Redactor } from '../../http/redact.ts';
+import { Redactor } from '../../shared/redact.ts';
 import { renderBadge } from '../../report/badge.ts';
 import { catalogueHash } from '../../report/catalogue-hash.ts';
 import { renderHar } from '../../report/har.ts';
 import { renderHtml } from '../../report/html.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
-import { runVerdict } from '../../report/verdict.ts';
+import { REPLAY_DIR, REPLAY_FILE_MAX_BYTES } from '../../report/replay-file.ts';
+import { narrowingOf, runVerdict } from '../../report/verdict.ts';
 import type { RunReport } from '../../report/model.ts';
 import { RULES } from '../../rules.ts';
 import { InputError, MAX_REPORT_BYTES, parseJson, readBounded, reportIssues } from '../shared/read-report.ts';
 import { parseOnly } from '../shared/selection.ts';
 import { credentialLine, knownSecrets, unredactedAuthorization } from './credentials.ts';
 import { junitDisagreements } from './junit.ts';
+
+/** The replay files of the bundle (`replay/*.json`), relative to it; none when it has no replay folder. */
+function replayFilesIn(dir: string): string[] {
+  try {
+    if (!lstatSync(join(dir, REPLAY_DIR)).isDirectory()) return [];
+    return readdirSync(join(dir, REPLAY_DIR)).filter((n) => n.endsWith('.json')).map((n) => `${REPLAY_DIR}/${n}`);
+  } catch {
+    return [];
+  }
+}
 
 /** Every file a run writes (cli/write-reports.ts), and how each is rendered from conformance.json. */
 const RENDERED: ReadonlyArray<readonly [string, ((r: RunReport) => string) | undefined]> = [
@@ -76,6 +87,11 @@ function catalogueProblems(report: RunReport): { problems: string[]; notes: stri
     return { problems, notes };
   }
   const only = report.config.only;
+  // Tests chosen by name alone (--test, --last-failed): the rules present are those with a test it chose; no --only list to hold them to.
+  if (typeof only !== 'string' && narrowingOf(report.selection) !== undefined) {
+    notes.push(`partial run (tests selected by name): ${RULES.length - missing.length} of ${RULES.length} rules ran some of their tests`);
+    return { problems, notes };
+  }
   if (typeof only !== 'string') {
     problems.push('labelled partial, but no --only selection is recorded');
     return { problems, notes };
@@ -114,7 +130,8 @@ function consistencyProblems(report: RunReport): string[] {
   const failing = report.rules.filter((r) => r.outcome === 'fail');
   if (failing.length > 0 && report.verdict === 'conformant') problems.push(`verdict conformant, but rules fail: ${failing.map((r) => r.id).join(', ')}`);
   // The verdict every format prints, computed again from the rules: the same word, or the bundle was altered.
-  const again = runVerdict({ interrupted: report.verdict === 'interrupted', exitCode: report.exitCode, knownFailures: report.gate.knownFailures, rules: report.rules, catalogue: RULES, ...(report.notRun ? { notRun: report.notRun } : {}) });
+  const narrowed = narrowingOf(report.selection);
+  const again = runVerdict({ interrupted: report.verdict === 'interrupted', exitCode: report.exitCode, knownFailures: report.gate.knownFailures, rules: report.rules, catalogue: RULES, ...(report.notRun ? { notRun: report.notRun } : {}), ...(narrowed ? { narrowed } : {}) });
   if (report.verdictDetail && (again.kind !== report.verdict || again.headline !== report.verdictDetail.headline)) problems.push(`the verdict says ${report.verdictDetail.headline} (${report.verdict}), but its rules give ${again.headline} (${again.kind})`);
   if (report.gate.passed !== (report.exitCode === 0)) problems.push(`gate.passed is ${report.gate.passed} with exit code ${report.exitCode}`);
   const known = failing.filter((r) => r.baselined).length;
@@ -148,14 +165,17 @@ export function verifyBundle(dir: string, shown: string, suiteVersion: string, s
   const problems: string[] = [];
   const notes: string[] = [];
   const texts = new Map<string, string>();
-  for (const [name] of RENDERED) {
+  const read = (name: string, max: number): void => {
     try {
-      texts.set(name, readBounded(join(dir, name), name, MAX_REPORT_BYTES));
+      texts.set(name, readBounded(join(dir, name), name, max));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(error.message);
     }
-  }
+  };
+  for (const [name] of RENDERED) read(name, MAX_REPORT_BYTES);
+  // Each failing test's replay file (report/replay-file.ts) must hold no credential either.
+  for (const name of replayFilesIn(dir)) read(name, REPLAY_FILE_MAX_BYTES);
   const redactor = new Redactor(secrets);
   for (const [name, text] of texts) {
     const line = credentialLine(text, redactor);

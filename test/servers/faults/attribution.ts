@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError, type PageJson, type Reply, type WidgetJson } from '../../../src/reference/service.ts';
 import type { StoredWidget, WidgetInput } from '../../../src/reference/store.ts';
 import { InspectableStore, QuietService, serve } from '../support.ts';
-import type { TestServer } from '../serve.ts';
+import type { TestServer } from '../test-server.ts';
 import { dependentsOf, type FaultCase } from './case.ts';
 
 /** A store that files a widget under the id it is given; a second widget at an id replaces the first (an upsert: last write wins). */
@@ -339,7 +339,7 @@ function storesInvalidUtf8(): TestServer {
  * longer retrieve is CRUD-4's, and every rule that finds widgets by id is inconclusive under it
  * (a check that met the loss said so with its evidence; the others stand on the same store). A
  * request of the suite that breaks later answers (FMT-4's bytes that are not UTF-8) is sent after
- * every other test and reported under FMT-4, saying what the server accepted.
+ * every other test; the lists that then fail are PAGE-6's, naming the create that poisoned them.
  */
 export const STATE_FAULTS: readonly FaultCase[] = [
   {
@@ -357,7 +357,8 @@ export const STATE_FAULTS: readonly FaultCase[] = [
     make: proxyHidesSomeIds,
   },
   {
-    name: 'stores-invalid-utf8', rule: 'FMT-4',
+    // Accepting the bytes breaks no rule (RFC 8259 §8.2); the lists that fail after it break PAGE-6, which names the create.
+    name: 'stores-invalid-utf8', rule: 'PAGE-6',
     description: 'stores a name that is not UTF-8 as the bytes sent (Sinatra), then answers 500 to every list of the account and to a retrieve of that widget',
     make: storesInvalidUtf8,
   },

@@ -7,7 +7,7 @@
  * shown otherwise.
  */
 import { familyOf, RULES } from '../../../src/rules.ts';
-import type { TestServer } from '../serve.ts';
+import type { TestServer } from '../test-server.ts';
 
 /** Rule id → one line saying why. */
 export type RuleNotes = Readonly<Record<string, string>>;

@@ -25,7 +25,7 @@ export const FAULTS_BY_FAMILY: Readonly<Record<string, readonly FaultCase[]>> = 
   ISO: ISO_FAULTS,
   AUTH: AUTH_FAULTS,
   MAL: [...MAL_FAULTS, ...MEMBER_NAME_FAULTS],
-  PAGE: [...PAGE_FAULTS, ...PAGE_ACCOUNT_FAULTS],
+  PAGE: [...PAGE_FAULTS, ...PAGE_ACCOUNT_FAULTS, ...STATE_FAULTS.filter((f) => f.rule.startsWith('PAGE-'))],
 };
 
 /** Every fault the self-tests run. */

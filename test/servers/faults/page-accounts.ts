@@ -8,7 +8,7 @@
 import { DEFAULT_TOKENS, HttpError, ReferenceService, type PageJson, type Reply } from '../../../src/reference/service.ts';
 import type { StoredWidget, WidgetInput } from '../../../src/reference/store.ts';
 import { InspectableStore, serve, TOKENS } from '../support.ts';
-import type { TestServer } from '../serve.ts';
+import type { TestServer } from '../test-server.ts';
 import type { FaultCase } from './case.ts';
 
 /** The account the suite tests (the first token's). */

@@ -12,6 +12,7 @@ import { codePath, PROJECT_ROOT, sourcePath } from '../../../src/paths.ts';
 
 interface BuildModule {
   build(): string[];
+  upToDate(): boolean;
   compiled(source: string): string;
   isSourceCheckout(): boolean;
 }
@@ -71,6 +72,19 @@ describe('the build of a checkout', () => {
     expect(() => builder.build()).toThrow(/cannot compile src\/lib\/answer\.ts/);
     writeFileSync(join(root, 'src', 'lib', 'answer.ts'), 'export const answer = 43;\n');
     expect(builder.build()).toEqual(['src/lib/answer.ts']);
+  });
+
+  it('says whether dist/ must be compiled, without compiling (the GitHub Action installs the compiler only then)', () => {
+    builder.build();
+    expect(builder.upToDate()).toBe(true);
+    writeFileSync(join(root, 'src', 'lib', 'answer.ts'), 'export const answer = 44;\n');
+    expect(builder.upToDate()).toBe(false);
+    expect(read('src/lib/answer.js'), 'nothing compiled by the check').toContain('43');
+    builder.build();
+    expect(builder.upToDate()).toBe(true);
+    rmSync(join(root, 'dist', 'src', 'lib', 'answer.js'));
+    expect(builder.upToDate(), 'an output gone').toBe(false);
+    builder.build();
   });
 
   it('maps an entry to its compiled file', () => {

@@ -12,6 +12,9 @@ import { InputError } from '../../../src/cli/shared/read-report.ts';
 import { verifyBundle } from '../../../src/cli/verify/verify.ts';
 import { didYouMean, helpText, SUBCOMMANDS } from '../../../src/config.ts';
 import { PROJECT_ROOT } from '../../../src/paths.ts';
+import { writeReports } from '../../../src/cli/run/write-reports.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
+import { outcomesOf, reportOf, testOf } from '../support/report.ts';
 
 function thrown(fn: () => unknown): Error {
   try {
@@ -46,6 +49,15 @@ describe('verify: a folder that is not a run\'s report directory', () => {
     const error = thrown(() => verifyBundle(dir, 'matrix', '0.0.0', []));
     expect(error).toBeInstanceOf(InputError);
     expect(error.message).toBe("matrix is the output of compare (matrix.html, matrix.md), not a run's reports: give verify the --report-dir of a run, the folder that holds conformance.json");
+  });
+
+  it('a bundle of a run narrowed by --test alone is whole: its verdict computed again says the same, and no --only list is asked for', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wcs-narrowed-'));
+    const report = reportOf(outcomesOf([testOf('ISO-2', 'pass'), testOf('CRUD-1', 'pass')]), { exitCode: 0, selection: { test: ['retrieve'] }, config: { testName: 'retrieve' } });
+    expect((await writeReports(dir, report, new Redactor([]))).problems).toEqual([]);
+    const { problems, notes } = verifyBundle(dir, 'narrowed', report.suiteVersion, []);
+    expect(problems).toEqual([]);
+    expect(notes.join('\n')).toContain('partial run (tests selected by name): 2 of');
   });
 
   it('an empty folder is said to hold none of a run\'s reports', () => {

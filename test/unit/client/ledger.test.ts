@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DELETE_FACTS, deleteVerdict, EVERY_FACT_LISTED, factsOf, isGone, Journal, journalFacts, parseJournal, parseJournalText, readJournal, shownAt, targetOf, type DeleteFacts, type SecondDeleteFacts } from '../../../src/client/ledger.ts';
 import type { Refusal } from '../../../src/errors.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 
 /** A fact of the rule's with no value: the base every case below starts from. */

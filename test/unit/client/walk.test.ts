@@ -11,7 +11,7 @@ import { HttpClient } from '../../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../../src/reference/server.ts';
 import { describeEnd, describePages, pagesWithNonStringIds, walkPages, type WalkResult } from '../../../src/client/walk.ts';
 import { EVIDENCE_PREFIX_BYTES, ExchangeBudget, KEPT_FIRST_PAGES, KEPT_LAST_PAGES, MAX_CITED_PAGES, MAX_KEPT_EXCHANGE_BYTES, MAX_KEPT_REQUEST_BYTES, NOT_KEPT_NOTE, placeholder } from '../../../src/client/walk-exchanges.ts';
-import type { Exchange } from '../../../src/http/exchange.ts';
+import type { Exchange } from '../../../src/shared/exchange.ts';
 import { curlCommand } from '../../../src/report/curl.ts';
 import { MAX_KEPT_ISSUES, MAX_STORED_CURSOR_CHARS } from '../../../src/client/walk-page.ts';
 

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { openAccounts } from '../../../src/client/accounts.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { answered, readFirstContact, recordFirstContact } from '../../../src/harness/first-contact.ts';
+import { SeededRandom } from '../../../src/harness/random.ts';
 import { HttpClient } from '../../../src/http/client.ts';
 import { startServer, type RequestHandler, type RunningServer } from '../../../src/reference/server.ts';
 import * as setup from '../../servers/setup.ts';
@@ -30,7 +31,7 @@ async function firstContactOf(handler: RequestHandler, timeoutMs = 5_000) {
   const ownership = new Ownership(() => false);
   const accounts = openAccounts(http, ownership, [{ name: 'primary', token: TOKENS[0] }, { name: 'second', token: TOKENS[1] }]);
   const dir = mkdtempSync(join(tmpdir(), 'wcs-first-contact-'));
-  await recordFirstContact(accounts, dir);
+  await recordFirstContact(accounts, dir, SeededRandom.of(1, 'first contact'));
   return readFirstContact(dir)!;
 }
 

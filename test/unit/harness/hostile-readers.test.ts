@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wholeAnswer, type ApiResponse } from '../../../src/http/answer.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 import { firstContactText, parseFirstContact, recordFirstContact, type FirstAnswer } from '../../../src/harness/first-contact.ts';
-import { ProfileTally, factsOf, type Observation } from '../../../src/report/profile-facts.ts';
+import { SeededRandom } from '../../../src/harness/random.ts';
+import { ProfileTally, factsOf } from '../../../src/report/profile-facts.ts';
+import type { Observation } from '../../../src/shared/observation.ts';
 import { asText, checkSchema, idText, pageEnvelope, preview } from '../../../src/schema.ts';
 import { describeDifferences, differingFields } from '../../../src/harness/differ.ts';
 import { ConformanceFailure, evidenceOf, renderFailure } from '../../../src/harness/failure.ts';
@@ -125,7 +127,7 @@ describe('hostile answers through every reader', () => {
       remove: async () => answerOf(deepError, 404),
       ownership: { addMadeUp: () => undefined },
     } as unknown as WidgetApi;
-    await recordFirstContact([api], dir);
+    await recordFirstContact([api], dir, SeededRandom.of(1, 'first contact'));
     const { readFirstContact } = await import('../../../src/harness/first-contact.ts');
     const [c] = readFirstContact(dir) ?? [];
     const page = (c?.list as FirstAnswer | undefined)?.json as { data: Array<{ name: unknown }> };

@@ -8,6 +8,7 @@ import { openAccounts } from '../../../src/client/accounts.ts';
 import type { WidgetApi } from '../../../src/client/api.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { CANDIDATES, freshUnknownId, NUMERIC_OFFSET, NUMERIC_SPREAD, unknownIdLike } from '../../../src/harness/ids.ts';
+import { SeededRandom } from '../../../src/harness/random.ts';
 import { HttpClient } from '../../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../../src/reference/server.ts';
 
@@ -23,7 +24,11 @@ const MODELS = {
 
 const classOf = (ch: string): string => (/[0-9]/.test(ch) ? 'digit' : /[a-z]/.test(ch) ? 'lower' : /[A-Z]/.test(ch) ? 'upper' : ch);
 
-const draws = (model: string): string[] => Array.from({ length: DRAWS }, () => unknownIdLike(model));
+/** One stream for every draw of a model: each draw goes on where the last stopped, as a test's draws do. */
+const draws = (model: string): string[] => {
+  const random = SeededRandom.of(7, model);
+  return Array.from({ length: DRAWS }, () => unknownIdLike(model, random));
+};
 
 describe('unknownIdLike', () => {
   it.each(Object.entries(MODELS))('keeps the length, separators and character class of each position of a %s id', (_, model) => {
@@ -96,10 +101,29 @@ async function retrievesAnswering(...statuses: number[]): Promise<Retrieves> {
   return { api: openAccounts(http, new Ownership(() => false), [{ name: 'primary', token: TOKEN }])[0]!, asked };
 }
 
+describe('seeded draws', () => {
+  it('the same seed and key draw the same unknown ids; another seed or key draws others', () => {
+    const of = (seed: number, key: string): string[] => {
+      const random = SeededRandom.of(seed, key);
+      return Object.values(MODELS).map((m) => unknownIdLike(m, random));
+    };
+    expect(of(5, 'CRUD-5 x')).toEqual(of(5, 'CRUD-5 x'));
+    expect(of(5, 'CRUD-5 x')).not.toEqual(of(6, 'CRUD-5 x'));
+    expect(of(5, 'CRUD-5 x')).not.toEqual(of(5, 'CRUD-5 y'));
+  });
+
+  it('int() stays below its bound and reaches every value', () => {
+    const random = SeededRandom.of(3, 'bound');
+    const seen = new Set(Array.from({ length: 600 }, () => random.int(6)));
+    expect([...seen].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(() => random.int(0)).toThrow(RangeError);
+  });
+});
+
 describe('freshUnknownId', () => {
   it('returns the first candidate the server answers 4xx, and records only that one as made up', async () => {
     const { api, asked } = await retrievesAnswering(200, 500, 404);
-    const id = await freshUnknownId(api, MODELS.uuid);
+    const id = await freshUnknownId(api, MODELS.uuid, SeededRandom.of(1, 'test'));
     expect(asked).toHaveLength(3);
     expect(id).toBe(asked[2]);
     expect(asked.map((a) => api.ownership.isMadeUp(a))).toEqual([false, false, true]);
@@ -107,20 +131,20 @@ describe('freshUnknownId', () => {
 
   it('takes a 400 as absent too', async () => {
     const { api, asked } = await retrievesAnswering(400);
-    const id = await freshUnknownId(api, MODELS.ulid);
+    const id = await freshUnknownId(api, MODELS.ulid, SeededRandom.of(1, 'test'));
     expect(asked).toEqual([id]);
     expect(api.ownership.isMadeUp(id)).toBe(true);
   });
 
   it('sends candidates shaped like the model', async () => {
     const { api, asked } = await retrievesAnswering(200, 200, 200);
-    await freshUnknownId(api, MODELS.ulid);
+    await freshUnknownId(api, MODELS.ulid, SeededRandom.of(1, 'test'));
     for (const id of asked) expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
   it(`falls back to an id in a foreign format after ${CANDIDATES} candidates the server did not answer 4xx`, async () => {
     const { api, asked } = await retrievesAnswering(...Array<number>(CANDIDATES).fill(200));
-    const id = await freshUnknownId(api, MODELS.uuid);
+    const id = await freshUnknownId(api, MODELS.uuid, SeededRandom.of(1, 'test'));
     expect(asked).toHaveLength(CANDIDATES);
     expect(id).toMatch(/^wcs-unknown-[0-9a-f]{16}$/);
     expect(asked.some((a) => api.ownership.isMadeUp(a))).toBe(false);
@@ -129,7 +153,7 @@ describe('freshUnknownId', () => {
   // Safe without a retrieve of its own here: a delete of a made-up id still needs a retrieve answered 4xx (api.ts).
   it('records the foreign fallback as made up', async () => {
     const { api } = await retrievesAnswering(...Array<number>(CANDIDATES).fill(500));
-    const id = await freshUnknownId(api, MODELS.uuid);
+    const id = await freshUnknownId(api, MODELS.uuid, SeededRandom.of(1, 'test'));
     expect(api.ownership.isMadeUp(id)).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { InconclusiveError } from '../../../src/errors.ts';
 import { ConformanceFailure } from '../../../src/harness/failure.ts';
 import { checkProperty, compactPath, failureShape, type ShrinkBudget } from '../../../src/harness/property.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 import { ruleById } from '../../../src/rules.ts';
 import { expectRefusal } from '../../../src/harness/property-refusals.ts';
 

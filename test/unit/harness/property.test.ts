@@ -7,9 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InconclusiveError } from '../../../src/errors.ts';
 import { ConformanceFailure } from '../../../src/harness/failure.ts';
-import { checkProperty, PROPERTY_SHARDS, propertySeed, shardRuns } from '../../../src/harness/property.ts';
+import { budgetSpent, checkProperty, PROPERTY_BUDGET_CAP_MS, PROPERTY_BUDGET_REQUESTS, PROPERTY_SHARDS, propertySeed, propertyTimeBound, shardRuns } from '../../../src/harness/property.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
+import { localSuiteCommand } from '../../../src/report/rerun.ts';
 import { ruleById } from '../../../src/rules.ts';
 
 const RUN_SEED = 42;
@@ -78,13 +79,30 @@ describe('shardRuns', () => {
 describe('checkProperty', () => {
   it('a property that completes no run within its budget is inconclusive, saying so, never a pass', async () => {
     const fake = context();
-    const t = { ...fake.t, settings: { ...fake.t.settings, propertyBudgetMs: 1 } } as unknown as RuleContext;
+    const t = { ...fake.t, settings: { ...fake.t.settings, propertyBudgetMs: 1, propertyBudgetGiven: true } } as unknown as RuleContext;
     const error = await checkProperty(t, 'slow', [fc.integer()], async () => {
       await new Promise<void>((resolve) => setTimeout(resolve, 50));
     }).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(InconclusiveError);
     expect((error as Error).message).toMatch(new RegExp(`^no verdict: 0 of ${RUNS} runs of the property completed \\(stopped by the --property-budget of 1 ms\\); a larger --property-budget`));
     expect(fake.notes).toEqual([`0 of ${RUNS} (stopped by the --property-budget of 1 ms)`]);
+  });
+
+  it('by default, a property\'s budget is counted in the run\'s requests: a server that paces the run gets as many answers, not as many seconds', async () => {
+    const fake = context({ runs: 400 });
+    const stats = { requests: 0 };
+    // Each run sends 100 requests, at the server's pace: the budget's floor of time is past at once.
+    const t = { ...fake.t, api: { http: { redactor: new Redactor([]), stats } }, settings: { ...fake.t.settings, propertyBudgetMs: 1 } } as unknown as RuleContext;
+    await checkProperty(t, 'paced', [fc.integer()], async () => {
+      await new Promise<void>((resolve) => setTimeout(resolve, 2));
+      stats.requests += 100;
+    });
+    const [note] = fake.notes;
+    const completed = Number(/^(\d+) of 400/.exec(note ?? '')?.[1]);
+    // Stopped once the run had sent the budget's requests: each shard ends the run it is in.
+    expect(completed * 100).toBeGreaterThanOrEqual(PROPERTY_BUDGET_REQUESTS);
+    expect(completed * 100).toBeLessThan(PROPERTY_BUDGET_REQUESTS + PROPERTY_SHARDS * 100 * 2);
+    expect(note).toContain(`(stopped by its default budget: 0.001 s and ${PROPERTY_BUDGET_REQUESTS} requests of the run since it began, at most ${PROPERTY_BUDGET_CAP_MS / 1000} s (--property-budget sets a time instead))`);
   });
 
   it('draws the same values from the same run seed whatever the concurrency', async () => {
@@ -124,6 +142,28 @@ describe('checkProperty', () => {
     });
     await expect(failing).rejects.toBeInstanceOf(ConformanceFailure);
     await expect(failing).rejects.toThrow(/fast-check: shard \d of \d failed at run \d+ of \d+; \d+ shrink\(s\); seed -?\d+, path \S+/);
-    await expect(failing).rejects.toThrow(`replay: npx widget-conformance --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
+    await expect(failing).rejects.toThrow(`replay: ${localSuiteCommand()} --only PROP-1 --seed ${RUN_SEED} --runs ${RUNS}`);
+  });
+});
+
+describe('the property budget', () => {
+  const FLOOR = 60_000;
+  it('by default, stops only once its floor of time has passed and the run has sent the budget\'s requests since it began, and always at the cap', () => {
+    const scaled = { propertyBudgetMs: FLOOR };
+    expect(budgetSpent(scaled, FLOOR - 1, PROPERTY_BUDGET_REQUESTS * 10), 'a fast server: the floor holds').toBe(false);
+    expect(budgetSpent(scaled, FLOOR, PROPERTY_BUDGET_REQUESTS)).toBe(true);
+    // 20 requests per second: 3,000 requests take 150 s, and the property may run that long.
+    expect(budgetSpent(scaled, 149_000, 20 * 149)).toBe(false);
+    expect(budgetSpent(scaled, 150_000, 20 * 150)).toBe(true);
+    expect(budgetSpent(scaled, PROPERTY_BUDGET_CAP_MS - 1, 1)).toBe(false);
+    expect(budgetSpent(scaled, PROPERTY_BUDGET_CAP_MS, 1), 'bounded, whatever the pace').toBe(true);
+    expect(propertyTimeBound(scaled)).toBe(PROPERTY_BUDGET_CAP_MS);
+  });
+
+  it('given explicitly (--property-budget), is that wall-clock time, whatever the requests', () => {
+    const given = { propertyBudgetMs: FLOOR, propertyBudgetGiven: true };
+    expect(budgetSpent(given, FLOOR - 1, PROPERTY_BUDGET_REQUESTS * 10)).toBe(false);
+    expect(budgetSpent(given, FLOOR, 0)).toBe(true);
+    expect(propertyTimeBound(given)).toBe(FLOOR);
   });
 });

@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from '../../../src/http/answer.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 import type { RawResponse } from '../../../src/http/transport.ts';
 
 const SECRET = 'secret-token-1234';

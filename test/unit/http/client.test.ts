@@ -7,9 +7,9 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, request as nodeRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../../src/errors.ts';
-import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/http/exchange.ts';
+import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/shared/exchange.ts';
 import { ADAPTIVE_MAX_SLOTS, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, takeWriter, type ApiResponse, type ClientOptions, type Writer } from '../../../src/http/client.ts';
 
 // The HTTP layer is tested here without the ownership ledger's door (client/door.ts, which takes
@@ -32,19 +32,24 @@ interface Loopback {
   readonly received: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
 }
 
-/** Registers a cleanup to run when the test ends. */
+/** Registers a cleanup. */
 type Cleanup = (fn: () => Promise<void> | void) => void;
 
-/** Cleanups of the tests that run one at a time (concurrent tests pass their context's onTestFinished). */
-const pending: Array<() => Promise<void> | void> = [];
-const afterThisTest: Cleanup = (fn) => void pending.push(fn);
+/**
+ * The tests of this file run side by side (each describe is concurrent): most wait on a loopback
+ * server's timers, and one after another they took 13 s. So servers and clients are closed when
+ * the file ends, never while another test may still use its own; a test that must stop something
+ * sooner passes its context's onTestFinished.
+ */
+const atTheEnd: Array<() => Promise<void> | void> = [];
+const afterThisFile: Cleanup = (fn) => void atTheEnd.push(fn);
 
-afterEach(async () => {
-  await Promise.all(pending.splice(0).map((fn) => fn()));
+afterAll(async () => {
+  await Promise.all(atTheEnd.splice(0).map((fn) => fn()));
 });
 
 /** A real HTTP server on 127.0.0.1 and a free port; the handler sees the whole request body. */
-async function serve(handler: Handler, cleanup: Cleanup = afterThisTest): Promise<Loopback> {
+async function serve(handler: Handler, cleanup: Cleanup = afterThisFile): Promise<Loopback> {
   const received: Loopback['received'] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -68,7 +73,7 @@ async function serve(handler: Handler, cleanup: Cleanup = afterThisTest): Promis
   return { url: `http://127.0.0.1:${port}`, server, received };
 }
 
-function client(baseUrl: string, overrides: Partial<ClientOptions> = {}, cleanup: Cleanup = afterThisTest): HttpClient {
+function client(baseUrl: string, overrides: Partial<ClientOptions> = {}, cleanup: Cleanup = afterThisFile): HttpClient {
   const c = new HttpClient({
     baseUrl,
     timeoutMs: 5_000,
@@ -102,7 +107,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected the request to fail');
 }
 
-describe('HttpClient: ordinary exchanges', () => {
+describe.concurrent('HttpClient: ordinary exchanges', () => {
   it('returns the status, lower-cased headers, the text and the parsed JSON of a response', async () => {
     const srv = await serve((_req, res) => {
       res.writeHead(201, { 'Content-Type': 'application/json', 'X-Widget-Count': '3' });
@@ -162,9 +167,9 @@ describe('HttpClient: ordinary exchanges', () => {
 });
 
 // A client whose deadline or size cap broke would hang here; fail fast instead.
-describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
-  // The two deadline tests wait out their timeouts side by side.
-  it.concurrent('a server that never answers times out with a TransportError within the deadline', async ({ onTestFinished }) => {
+describe.concurrent('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
+  // The two deadline tests close their servers as soon as they end: one never answers, one drips forever.
+  it('a server that never answers times out with a TransportError within the deadline', async ({ onTestFinished }) => {
     const srv = await serve(() => {
       /* never answers */
     }, onTestFinished);
@@ -177,7 +182,7 @@ describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
     expect(took).toBeLessThan(2_000);
   });
 
-  it.concurrent('a server that drips its body a byte every 100 ms still times out: the deadline bounds the whole exchange', async ({ onTestFinished }) => {
+  it('a server that drips its body a byte every 100 ms still times out: the deadline bounds the whole exchange', async ({ onTestFinished }) => {
     const srv = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
       res.write('[');
@@ -248,7 +253,7 @@ describe('HttpClient: deadlines and size caps', { timeout: 5_000 }, () => {
   });
 });
 
-describe('HttpClient: compressed bodies', () => {
+describe.concurrent('HttpClient: compressed bodies', () => {
   const JSON_BODY = '{"id":"w1","name":"compressed"}';
   const ENCODERS: ReadonlyArray<[string, (b: Buffer) => Buffer]> = [
     ['gzip', gzipSync],
@@ -319,7 +324,7 @@ describe('HttpClient: compressed bodies', () => {
   });
 });
 
-describe('HttpClient: lost keep-alive connections', { timeout: 10_000 }, () => {
+describe.concurrent('HttpClient: lost keep-alive connections', { timeout: 10_000 }, () => {
   /** Idle time after which the test servers close a keep-alive connection. */
   const SERVER_IDLE_MS = 50;
   /** Sequential requests in the spacing test: enough to hit the close race several times without the fix. */
@@ -386,7 +391,7 @@ describe('HttpClient: lost keep-alive connections', { timeout: 10_000 }, () => {
   });
 });
 
-describe('HttpClient: redirects', () => {
+describe.concurrent('HttpClient: redirects', () => {
   it('a 302 is returned as it is: the other server gets no request, so the Authorization header never follows', async () => {
     const other = await serve((_req, res) => res.end('{}'));
     const first = await serve((_req, res) => res.writeHead(302, { location: `${other.url}/stolen` }).end());
@@ -399,7 +404,7 @@ describe('HttpClient: redirects', () => {
   });
 });
 
-describe('HttpClient: rate limits', () => {
+describe.concurrent('HttpClient: rate limits', () => {
   it('a 429 with Retry-After: 0 followed by a 200 returns the 200 after one retry', async () => {
     let calls = 0;
     const srv = await serve((_req, res) => {
@@ -558,7 +563,7 @@ describe('HttpClient: rate limits', () => {
   });
 });
 
-describe('HttpClient: 502 and 504, reproduced once before a rule is blamed', () => {
+describe.concurrent('HttpClient: 502 and 504, reproduced once before a rule is blamed', () => {
   it('a GET answered 502 once, then 200: the rule sees the 200, the exchange shows the 502 before it', async () => {
     let calls = 0;
     const srv = await serve((_req, res) => ((calls += 1) === 1 ? res.writeHead(502, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>') : res.writeHead(200).end('{"ok":true}')));
@@ -604,7 +609,7 @@ describe('HttpClient: 502 and 504, reproduced once before a rule is blamed', () 
   });
 });
 
-describe('HttpClient: rate-limit wait budget', () => {
+describe.concurrent('HttpClient: rate-limit wait budget', () => {
   /** A budget that one 250 ms backoff spends exactly. */
   const SMALL_BUDGET_MS = 250;
 
@@ -665,7 +670,7 @@ describe('HttpClient: rate-limit wait budget', () => {
   });
 });
 
-describe('HttpClient: pacing', () => {
+describe.concurrent('HttpClient: pacing', () => {
   it('--max-rate spaces requests: 6 requests at 20 per second span at least 5 intervals of 50 ms, and the stats name the pace', async () => {
     const arrivals: number[] = [];
     const srv = await serve((_req, res) => {
@@ -706,7 +711,7 @@ describe('HttpClient: pacing', () => {
   });
 });
 
-describe('HttpClient: adaptive concurrency', () => {
+describe.concurrent('HttpClient: adaptive concurrency', () => {
   /** A server answering after `delayMs`, counting the most requests it held at once. */
   async function slowServer(delayMs: number): Promise<{ url: string; peak: () => number }> {
     let inFlight = 0;
@@ -742,7 +747,7 @@ describe('HttpClient: adaptive concurrency', () => {
   });
 });
 
-describe('HttpClient: the run deadline', { timeout: 5_000 }, () => {
+describe.concurrent('HttpClient: the run deadline', { timeout: 5_000 }, () => {
   it('after the deadline no request is sent: each fails at once with a TransportError', async () => {
     const srv = await serve((_req, res) => res.end('{}'));
     const c = client(srv.url, { deadline: Date.now() - 1 });
@@ -776,7 +781,7 @@ describe('HttpClient: the run deadline', { timeout: 5_000 }, () => {
   });
 });
 
-describe('HttpClient: concurrency', () => {
+describe.concurrent('HttpClient: concurrency', () => {
   it('with concurrency 2, six parallel requests never put more than 2 in flight at the server', async () => {
     const events = new EventEmitter();
     const held: ServerResponse[] = [];
@@ -824,7 +829,7 @@ describe('HttpClient: concurrency', () => {
   });
 });
 
-describe('HttpClient: recorded exchanges', () => {
+describe.concurrent('HttpClient: recorded exchanges', () => {
   const SECRET = 'sk-live-7f3a9c0e51b24d86';
 
   it('redacts a secret in the URL query, request headers, request body and response body, and hides Authorization credentials', async () => {

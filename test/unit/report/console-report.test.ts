@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { colourWanted, settleColour } from '../../../src/cli/run/colour.ts';
 import { renderSummary } from '../../../src/cli/run/summary.ts';
-import type { Exchange } from '../../../src/http/exchange.ts';
+import type { Exchange } from '../../../src/shared/exchange.ts';
 import { ANSI_PAINT, LINE_MAX, NO_PAINT, replayLines } from '../../../src/report/console-report.ts';
-import type { FailureReport, TestOutcome } from '../../../src/report/model.ts';
+import type { CleanupReport, FailureReport, TestOutcome } from '../../../src/report/model.ts';
 import { ruleById, RULES } from '../../../src/rules.ts';
 import { outcomesOf, reportOf, testOf } from '../support/report.ts';
 
@@ -76,7 +76,7 @@ describe('the console of a run with ten failing rules', () => {
     expect(text).toMatch(/ {6}received: 500 with /);
     expect(text).toContain('(2 more lines in conformance.md)');
     expect(text).toContain('exchanges (last 2 of 3; all in conformance.html):');
-    expect(text).toContain('replay (the last request; tokens from the environment):');
+    expect(text).toContain('curl (the last request; tokens from the environment):');
   });
 
   it('bounds every line, and says where the rest is', () => {
@@ -154,5 +154,32 @@ describe('colour', () => {
     expect(coloured).toContain('\u001b[31m✗ FAIL\u001b[39m FMT-1');
     expect(coloured).toMatch(/Verdict: \u001b\[31m\u001b\[1mNOT CONFORMANT/);
     expect(renderSummary(report, EXTRA)).not.toContain('\u001b');
+  });
+});
+
+describe('what the console says of the widget a failure\'s curl names', () => {
+  const url = (id: string): string => `http://127.0.0.1:1/v1/widgets/${id}`;
+  const retrieve = (id: string): Exchange => ({ request: { method: 'GET', url: url(id), headers: {} }, response: { status: 200, headers: {}, body: '{}' }, durationMs: 1 }) as unknown as Exchange;
+  const consoleOf = (id: string, runWidgets: string[], cleanup: CleanupReport): string => {
+    const failureOf: FailureReport = { message: 'ISO-2 failed', expected: 'a 4xx', received: '200', exchanges: [retrieve(id)], curl: [`curl '${url(id)}'`], runWidgets };
+    const replay = { file: 'replay/ISO-2-1.json', command: 'npx --no-install widget-conformance replay reports/replay/ISO-2-1.json', content: {} as never };
+    const report = reportOf(outcomesOf([testOf('ISO-2', 'fail', { failures: [failureOf], replay })]), { exitCode: 1, cleanup });
+    return renderSummary(report, EXTRA);
+  };
+  const verified: CleanupReport = { deleted: 1, problems: [], leftovers: [], verified: true };
+
+  it('a widget of the run deleted at the end: the curl gets a deleted widget\'s answer now, and the replay runs the test again', () => {
+    const text = consoleOf('w1', ['w1'], verified);
+    expect(text).toContain('(the widget it names, "w1", was deleted by the run: sent now, the request gets the answer for a deleted widget; the replay command below runs the test again, its widgets made afresh)');
+    expect(text).toContain('      replay: npx --no-install widget-conformance replay reports/replay/ISO-2-1.json');
+  });
+
+  it('kept by --keep-failing, or not proven gone: said so', () => {
+    expect(consoleOf('w1', ['w1'], { ...verified, verified: false, kept: [{ account: 'primary', id: 'w1', reason: 'kept' }] })).toContain('"w1", was kept by --keep-failing');
+    expect(consoleOf('w1', ['w1'], { ...verified, verified: false, leftovers: [{ account: 'primary', id: 'w1', reason: 'x' }] })).toContain('"w1", was not proven gone at cleanup: see the Cleanup line');
+  });
+
+  it('nothing for an id that was never the run\'s widget (a made-up id, another account\'s): its answer is what it was', () => {
+    expect(consoleOf('wcs-unknown-1', [], verified)).not.toContain('the widget it names');
   });
 });

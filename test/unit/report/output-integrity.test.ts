@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redactedConfig, resolveConfig, secretsOf } from '../../../src/config.ts';
 import { ConformanceFailure } from '../../../src/harness/failure.ts';
-import { isSecretHeader, secretHeaderSet } from '../../../src/http/header-secrecy.ts';
-import { REDACTED, Redactor } from '../../../src/http/redact.ts';
+import { isSecretHeader, secretHeaderSet } from '../../../src/shared/header-secrecy.ts';
+import { REDACTED, Redactor } from '../../../src/shared/redact.ts';
 import { renderJson } from '../../../src/report/json.ts';
 import { renderJunit } from '../../../src/report/junit.ts';
 import { sanitizeOutcomes } from '../../../src/report/sanitize.ts';
@@ -108,11 +108,11 @@ describe('reports are written safely', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const report = () => reportOf(outcomesOf([testOf('CRUD-1', 'pass')]));
 
-  it('a symlink planted at a report name is replaced, its target untouched', () => {
+  it('a symlink planted at a report name is replaced, its target untouched', async () => {
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'keep me');
     symlinkSync(victim, join(dir, 'junit.xml'));
-    const { files, problems } = writeReports(dir, report(), new Redactor([]));
+    const { files, problems } = await writeReports(dir, report(), new Redactor([]));
     expect(problems).toEqual([]);
     expect(files).toHaveLength(REPORT_FILES.length);
     expect(readFileSync(victim, 'utf8')).toBe('keep me');
@@ -128,9 +128,9 @@ describe('reports are written safely', () => {
     expect(readdirSync(dir)).toEqual(['mine.txt']);
   });
 
-  it('a file that would hold a credential is not written, and is named', () => {
+  it('a file that would hold a credential is not written, and is named', async () => {
     const leaking = reportOf(outcomesOf([testOf('CRUD-1', 'pass', { title: 'CRUD-1 tok-primary-0123' })]));
-    const { files, leaks } = writeReports(dir, leaking, new Redactor(['tok-primary-0123']));
+    const { files, leaks } = await writeReports(dir, leaking, new Redactor(['tok-primary-0123']));
     expect(leaks.map((l) => l.file.slice(dir.length + 1))).toEqual(expect.arrayContaining(['junit.xml', 'conformance.json']));
     for (const l of leaks) expect(existsSync(l.file)).toBe(false);
     expect(files.every((f) => !leaks.some((l) => l.file === f))).toBe(true);

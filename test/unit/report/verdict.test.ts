@@ -17,7 +17,7 @@ import { renderJunit } from '../../../src/report/junit.ts';
 import { renderMarkdown } from '../../../src/report/markdown.ts';
 import type { Outcome, RunReport, TestOutcome } from '../../../src/report/model.ts';
 import { verdictOf } from '../../../src/report/verdict.ts';
-import { RULES } from '../../../src/rules.ts';
+import { familyOf, RULES, secondAccountRules } from '../../../src/rules.ts';
 import { validateSchema } from '../../../src/schema.ts';
 import { outcomesOf, reportOf, testOf } from '../support/report.ts';
 
@@ -60,19 +60,21 @@ function expectOneWord(report: RunReport): void {
 }
 
 const CUT = '32 of 50 (stopped by the --property-budget of 60000 ms)';
+/** The AUTH family's rules, as many as the catalogue holds: what `--only AUTH` runs. */
+const AUTH = RULES.filter((r) => familyOf(r.id) === 'AUTH').map((r) => r.id);
 
 /** One report model per kind of verdict. */
 const KINDS: ReadonlyArray<{ name: string; report: () => RunReport; kind: RunReport['verdict']; word: string | RegExp }> = [
   { name: 'every rule ran in full and passed', kind: 'conformant', word: 'CONFORMANT', report: () => reportOf(outcomesOf(allRules())) },
   { name: 'SHOULD warnings only', kind: 'conformant', word: 'CONFORMANT', report: () => reportOf(outcomesOf(allRules({ 'PAGE-8': { outcome: 'warn', warnings: ['a 500 for limit=abc'] } }))) },
-  { name: '--only AUTH', kind: 'partial', word: `PASSED (partial: 6 of ${RULES.length} rules)`, report: () => reportOf(outcomesOf(allRules().filter((t) => t.rule.startsWith('AUTH-')))) },
+  { name: '--only AUTH', kind: 'partial', word: `PASSED (partial: ${AUTH.length} of ${RULES.length} rules)`, report: () => reportOf(outcomesOf(allRules().filter((t) => AUTH.includes(t.rule)))) },
   { name: 'a property cut short by its time budget', kind: 'partial', word: `PASSED (partial: ${RULES.length - 1} of ${RULES.length} rules)`, report: () => reportOf(outcomesOf(allRules({ 'PROP-1': { runs: CUT } }))) },
   {
     name: 'no second account (--without-second-token)',
     kind: 'partial',
-    word: `PASSED (partial: ${RULES.length - 5} of ${RULES.length} rules)`,
+    word: `PASSED (partial: ${RULES.length - secondAccountRules().length} of ${RULES.length} rules)`,
     report: () => {
-      const iso = ['ISO-1', 'ISO-2', 'ISO-3', 'ISO-4', 'ISO-5'];
+      const iso = secondAccountRules();
       const skip = Object.fromEntries(iso.map((id) => [id, { outcome: 'skip' as const, skipReason: 'needs a second account: set --second-token or WIDGET_SECOND_TOKEN to run it' }]));
       return reportOf(outcomesOf(allRules(skip)), { notRun: iso });
     },
@@ -102,7 +104,9 @@ describe('one verdict, in every format', () => {
   it('--only AUTH says so in its reasons, and conformance.json keeps partial', () => {
     const report = KINDS.find((k) => k.name === '--only AUTH')!.report();
     expect(report.partial).toBe(true);
-    expect(report.verdictDetail.reasons[0]).toMatch(/^36 rules of the catalogue not selected \(--only\): FMT-1, /);
+    const notSelected = RULES.filter((r) => !AUTH.includes(r.id)).map((r) => r.id);
+    const said = `${notSelected.length} rules of the catalogue not selected (--only): ${notSelected[0]}, `;
+    expect(report.verdictDetail.reasons[0]?.slice(0, said.length)).toBe(said);
     expect(renderMarkdown(report)).not.toMatch(/Conformant|CONFORMANT/);
   });
 
@@ -158,5 +162,36 @@ describe('one verdict, in every format', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a run narrowed by name says what narrowed it', () => {
+  const tests = [testOf('ISO-2', 'pass'), testOf('CRUD-1', 'pass')];
+  const narrowed = (selection: RunReport['selection']): RunReport => reportOf(outcomesOf(tests), { exitCode: 0, selection });
+
+  it('by --test alone: the test filter, never --only, and the rules it ran, never "0 of 42 rules"', () => {
+    const v = narrowed({ test: ['retrieve'] }).verdictDetail;
+    expect(v.word).toBe(`PASSED (partial: tests of 2 of ${RULES.length} rules)`);
+    expect(v.reasons.join('\n')).not.toContain('--only');
+    expect(v.reasons).toContain('tests selected by name (--test): 2 rules ran some of their tests, none is known to have run in full');
+    expect(v.reasons[0]).toMatch(new RegExp(`^${RULES.length - 2} rules of the catalogue with no test the test filter selected \\(--test\\): `));
+    // Every format says the same word.
+    expectOneWord(narrowed({ test: ['retrieve'] }));
+  });
+
+  it('by --only RULE.text: the rules --only left out, and the test filter', () => {
+    const v = narrowed({ only: ['ISO-2', 'CRUD-1'], test: ['retrieve'] }).verdictDetail;
+    expect(v.reasons[0]).toMatch(/ rules of the catalogue not selected \(--only\): /);
+    expect(v.reasons).toContain('tests selected by name (--test or --only RULE.text): 2 rules ran some of their tests, none is known to have run in full');
+  });
+
+  it('by --last-failed: what broke in the previous run', () => {
+    const v = narrowed({ only: ['ISO-2', 'CRUD-1'], lastFailed: true }).verdictDetail;
+    expect(v.reasons[0]).toMatch(/ rules of the catalogue not selected \(--last-failed: only what broke in the previous run\): /);
+    expect(v.reasons).toContain('tests selected by name (--last-failed): 2 rules ran some of their tests, none is known to have run in full');
+  });
+
+  it('--only without a test filter counts the rules run in full, as before', () => {
+    expect(narrowed({ only: ['ISO-2', 'CRUD-1'] }).verdictDetail.word).toBe(`PASSED (partial: 2 of ${RULES.length} rules)`);
   });
 });

@@ -2,6 +2,7 @@
 import { buildReport, type RunInfo } from '../../../src/report/build.ts';
 import type { FailureReport, Outcome, RunOutcomes, RunReport, TestOutcome } from '../../../src/report/model.ts';
 import { ruleById } from '../../../src/rules.ts';
+import { ruleOutcomeOf } from '../../../src/cli/run/outcomes.ts';
 
 /** One test of a rule, with what its outcome needs (a message for fail and error). */
 export function testOf(rule: string, outcome: Outcome, extra: Partial<TestOutcome> = {}): TestOutcome {
@@ -19,14 +20,12 @@ export function testOf(rule: string, outcome: Outcome, extra: Partial<TestOutcom
   };
 }
 
-/** Run outcomes from tests; each rule takes the worst outcome of its tests, like cli/outcomes.ts. */
+/** Run outcomes from tests; each rule's outcome as cli/outcomes.ts decides it (ruleOutcomeOf). */
 export function outcomesOf(tests: readonly TestOutcome[], suiteErrors: string[] = []): RunOutcomes {
-  const order: Outcome[] = ['skip', 'pass', 'warn', 'inconclusive', 'error', 'fail'];
   const ids = [...new Set(tests.map((t) => t.rule))];
   const rules = ids.map((id) => {
     const own = tests.filter((t) => t.rule === id);
-    const outcome = own.reduce<Outcome>((w, t) => (order.indexOf(t.outcome) > order.indexOf(w) ? t.outcome : w), 'skip');
-    return { rule: ruleById(id), outcome, tests: own };
+    return { rule: ruleById(id), outcome: ruleOutcomeOf(own), tests: own };
   });
   return { tests: [...tests], rules, suiteErrors };
 }

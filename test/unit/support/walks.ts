@@ -3,8 +3,8 @@
  * without a server, and a rule context that records what a check does with them.
  */
 import type { WalkEnd, WalkPage, WalkResult } from '../../../src/client/walk.ts';
-import type { Exchange } from '../../../src/http/exchange.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import type { Exchange } from '../../../src/shared/exchange.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 import { ConformanceFailure, type FailureDetail } from '../../../src/harness/failure.ts';
 import type { RuleContext } from '../../../src/harness/rule.ts';
 import { ruleById } from '../../../src/rules.ts';
@@ -44,18 +44,22 @@ export function walkOf(pages: readonly PageSpec[], end: WalkEnd = { kind: 'compl
   return { ...(limit === undefined ? {} : { limit }), pages: kept, widgets, duplicates: new Map(), end, last: kept[kept.length - 1] as WalkPage };
 }
 
-/** What a check did with a rule context: the evidence it recorded for other rules. */
+/** What a check did with a rule context: the evidence it recorded for other rules, and the checks of its own rule it evaluated. */
 export interface Recorded {
   readonly t: RuleContext;
   readonly evidence: Array<{ rule: string } & FailureDetail>;
+  /** Counted as harness/rule.ts makeRuleContext counts them: every check and failure of the rule itself. */
+  readonly observed: { checks: number };
 }
 
-/** A rule context of `rule` that records evidence and fails as the harness does. */
+/** A rule context of `rule` that records evidence, counts observations and fails as the harness does. */
 export function contextOf(rule: string): Recorded {
   const evidence: Recorded['evidence'] = [];
+  const observed = { checks: 0 };
   const redactor = new Redactor([]);
   const r = ruleById(rule);
   const fail = (detail: FailureDetail): never => {
+    observed.checks += 1;
     throw new ConformanceFailure(r, detail, redactor);
   };
   const t = {
@@ -63,7 +67,10 @@ export function contextOf(rule: string): Recorded {
     api: { http: { redactor } },
     fail,
     evidence: (id: string, detail: FailureDetail) => (id === rule ? fail(detail) : void evidence.push({ rule: id, ...detail })),
-    check: (ok: boolean, detail: () => FailureDetail) => (ok ? undefined : fail(detail())),
+    check: (ok: boolean, detail: () => FailureDetail) => {
+      observed.checks += 1;
+      return ok ? undefined : fail(detail());
+    },
   };
-  return { t: t as unknown as RuleContext, evidence };
+  return { t: t as unknown as RuleContext, evidence, observed };
 }

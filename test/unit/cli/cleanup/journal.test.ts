@@ -8,7 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Redactor } from '../../../../src/http/redact.ts';
+import { Redactor } from '../../../../src/shared/redact.ts';
 import { cleanup, closeAll, killedRun, remaining, TOKENS } from './killed-run.ts';
 
 afterEach(closeAll);

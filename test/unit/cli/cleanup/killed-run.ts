@@ -12,7 +12,7 @@ import { takeInventory } from '../../../../src/client/sweep.ts';
 import { cleanJournal } from '../../../../src/cli/cleanup/journal.ts';
 import { carriesMarker, newMarker } from '../../../../src/harness/marker.ts';
 import { HttpClient } from '../../../../src/http/client.ts';
-import { Redactor } from '../../../../src/http/redact.ts';
+import { Redactor } from '../../../../src/shared/redact.ts';
 import type { RunningServer } from '../../../../src/reference/server.ts';
 import { StoreServer } from './store-server.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBaseline } from '../../../../src/cli/run/baseline.ts';
-import { brokenSelection, lastFailed } from '../../../../src/cli/run/last-failed.ts';
+import { brokenSelection, lastFailed, lastFailedLine } from '../../../../src/cli/run/last-failed.ts';
 import { baselineText, checkBaselineTarget, writeBaseline } from '../../../../src/cli/run/write-baseline.ts';
 import { ConfigError } from '../../../../src/config.ts';
 import { buildReport } from '../../../../src/report/build.ts';
@@ -92,7 +92,28 @@ describe('--last-failed', () => {
     const reports = join(dir, 'reports-same');
     mkdirSync(reports);
     writeFileSync(join(reports, 'conformance.json'), JSON.stringify(reportOf(TESTS)));
-    expect([...(lastFailed(reports, 'reports-same', 'http://h.example/v1/').titles ?? [])]).toHaveLength(3);
+    expect([...(lastFailed(reports, 'reports-same', 'http://h.example/v1/').selection.titles ?? [])]).toHaveLength(3);
+  });
+
+  it('says in one line what it selected and from which run: when it started, its target, seed and verdict, the file, the rules and the tests', () => {
+    const reports = join(dir, 'reports-line');
+    mkdirSync(reports);
+    const report = reportOf(TESTS);
+    writeFileSync(join(reports, 'conformance.json'), JSON.stringify(report));
+    const { line } = lastFailed(reports, 'reports-line', 'http://h.example/v1');
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toMatch(/^--last-failed: rerunning 3 tests of CRUD-1, FMT-3, ISO-2, MAL-2 that failed or warned in the run of 1970-01-01T00:00:00.000Z against http:\/\/h.example\/v1 \(seed 7, NOT CONFORMANT; reports-line\/conformance.json\): /);
+    // Each selected title, quoted; the newline a title holds is escaped, never a second line.
+    for (const t of [TESTS[0]!, TESTS[1]!, TESTS[2]!]) expect(line).toContain(JSON.stringify(t.title));
+    expect(line).not.toContain(TESTS[3]!.title.slice(6));
+  });
+
+  it('names at most five tests, then how many more, and escapes what a report file holds for the terminal', () => {
+    const many = Array.from({ length: 8 }, (_, i) => test('PAGE-3', `walk ${i} \u001b[31mred`, 'fail'));
+    const line = lastFailedLine(reportOf(many), brokenSelection(reportOf(many)), 'r/conformance.json');
+    expect(line).toContain('rerunning 8 tests of PAGE-3');
+    expect(line).toMatch(/, and 3 more$/);
+    expect(line).not.toContain('\u001b');
   });
 
   it('is one line when there is no previous run, it was against another target, the file is no report, or nothing broke', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { tokenOrigin } from '../../../../src/cli/run/prepare-accounts.ts';
 
-const NONE = { maxWidgets: 1000 };
+const NONE = { maxWidgets: 1000, seed: 1 };
 
 describe('token origin', () => {
   test('the primary account: the command, else the flag or variable, else the reference server', () => {

@@ -1,80 +1,47 @@
 /**
- * The progress line of a long run (cli/run/progress-reporter.ts): every PROGRESS_EVERY_MS, rules
- * and tests done of those collected, requests and pace; driven by an injected clock and timer (no
- * sleep), stopped when the tests end, and blind to tests --only left out.
+ * The tests' part of the progress line (cli/run/progress-reporter.ts): rules and tests done of
+ * those selected (the rules expected from the start, not the few collected so far), the rules
+ * whose tests are running now, blind to tests --only left out.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestCase, TestModule } from 'vitest/node';
-import { PROGRESS_EVERY_MS, ProgressReporter, unrefEvery } from '../../../../src/cli/run/progress-reporter.ts';
+import { TestProgress } from '../../../../src/cli/run/progress-reporter.ts';
 
 const testCase = (rule: string): TestCase => ({ meta: () => ({ rule }) }) as unknown as TestCase;
 const moduleOf = (tests: TestCase[]): TestModule => ({ children: { allTests: () => tests[Symbol.iterator]() } }) as unknown as TestModule;
 
-function harness(only?: ReadonlySet<string>) {
-  let now = 1_000;
-  let requests = 40;
-  const written: string[] = [];
-  const timers: Array<{ ms: number; tick: () => void; stopped: boolean }> = [];
-  const reporter = new ProgressReporter({
-    write: (l) => written.push(l),
-    now: () => now,
-    every: (ms, tick) => {
-      const t = { ms, tick, stopped: false };
-      timers.push(t);
-      return () => void (t.stopped = true);
-    },
-    requests: () => requests,
-    ...(only ? { only } : {}),
-  });
-  const advance = (ms: number, sent: number): void => {
-    now += ms;
-    requests += sent;
-    for (const t of timers.filter((x) => !x.stopped)) t.tick();
-  };
-  return { reporter, written, timers, advance };
-}
-
-describe('the progress line', () => {
-  it('says rules and tests done of those collected, the requests of this run and their pace, each tick of a 10–15 s timer', () => {
-    const { reporter, written, timers, advance } = harness();
-    reporter.onTestRunStart();
-    expect(timers).toHaveLength(1);
-    expect(timers[0]!.ms).toBe(PROGRESS_EVERY_MS);
-    expect(PROGRESS_EVERY_MS).toBeGreaterThanOrEqual(10_000);
-    expect(PROGRESS_EVERY_MS).toBeLessThanOrEqual(15_000);
+describe('the tests\' progress', () => {
+  it('says rules and tests done of those collected, and the rules running now', () => {
+    const progress = new TestProgress();
     const a = [testCase('CRUD-1'), testCase('CRUD-1'), testCase('CRUD-2')];
-    reporter.onTestModuleCollected(moduleOf(a));
-    reporter.onTestModuleCollected(moduleOf([testCase('PAGE-1')]));
-    reporter.onTestCaseResult(a[0]!);
-    reporter.onTestCaseResult(a[2]!);
-    advance(12_000, 600);
-    expect(written).toEqual(['… 12 s: 1 of 3 rules done (2 of 4 tests), 600 requests (50 requests/s)']);
-    reporter.onTestCaseResult(a[1]!);
-    advance(12_000, 0);
-    expect(written[1]).toBe('… 24 s: 2 of 3 rules done (3 of 4 tests), 600 requests (25 requests/s)');
-    reporter.onTestRunEnd();
-    expect(timers[0]!.stopped).toBe(true);
-    advance(12_000, 5);
-    expect(written).toHaveLength(2);
+    progress.onTestModuleCollected(moduleOf(a));
+    progress.onTestModuleCollected(moduleOf([testCase('PAGE-1')]));
+    for (const t of a) progress.onTestCaseReady(t);
+    progress.onTestCaseResult(a[0]!);
+    progress.onTestCaseResult(a[2]!);
+    expect(progress.status()).toBe('1 of 3 rules done (2 of 4 tests); running CRUD-1');
+    progress.onTestCaseResult(a[1]!);
+    expect(progress.status()).toBe('2 of 3 rules done (3 of 4 tests)');
+  });
+
+  it('counts the rules the run will judge from the start, and names at most three running, then how many more', () => {
+    const expected = new Set(['A-1', 'A-2', 'A-3', 'A-4', 'A-5']);
+    const progress = new TestProgress({ expected, label: 'second attempt' });
+    const tests = [...expected].map(testCase);
+    progress.onTestModuleCollected(moduleOf(tests.slice(0, 1)));
+    expect(progress.status()).toBe('second attempt: 0 of 5 rules done (0 of 1 tests)');
+    progress.onTestModuleCollected(moduleOf(tests.slice(1)));
+    for (const t of tests) progress.onTestCaseReady(t);
+    expect(progress.status()).toBe('second attempt: 0 of 5 rules done (0 of 5 tests); running A-1, A-2, A-3 and 2 more');
   });
 
   it('counts only the rules of the run (--only, or a second attempt\'s)', () => {
-    const { reporter, written, advance } = harness(new Set(['AUTH-1']));
-    reporter.onTestRunStart();
+    const progress = new TestProgress({ only: new Set(['AUTH-1']) });
     const tests = [testCase('AUTH-1'), testCase('CRUD-1')];
-    reporter.onTestModuleCollected(moduleOf(tests));
-    reporter.onTestCaseResult(tests[0]!);
-    reporter.onTestCaseResult(tests[1]!);
-    advance(12_000, 12);
-    expect(written).toEqual(['… 12 s: 1 of 1 rules done (1 of 1 tests), 12 requests (1.0 requests/s)']);
-  });
-
-  it('a real timer never keeps the process alive', () => {
-    const spy = vi.spyOn(globalThis, 'setInterval');
-    const stop = unrefEvery(60_000, () => undefined);
-    const timer = spy.mock.results[0]?.value as NodeJS.Timeout;
-    spy.mockRestore();
-    expect(timer.hasRef()).toBe(false);
-    stop();
+    progress.onTestModuleCollected(moduleOf(tests));
+    for (const t of tests) progress.onTestCaseReady(t);
+    expect(progress.status()).toBe('0 of 1 rules done (0 of 1 tests); running AUTH-1');
+    for (const t of tests) progress.onTestCaseResult(t);
+    expect(progress.status()).toBe('1 of 1 rules done (1 of 1 tests)');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * No request of the suite asks the server to take it for another method (src/http/method-override.ts):
+ * No request of the suite asks the server to take it for another method (src/shared/method-override.ts):
  * a `_method` query parameter or body field, an X-HTTP-Method-Override header, in any spelling
  * frameworks fold to one, on any method. The client refuses such a request before anything leaves.
  */
@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../src/http/client.ts';
-import { isOverrideName, methodOverride } from '../../../src/http/method-override.ts';
+import { isOverrideName, methodOverride } from '../../../src/shared/method-override.ts';
 
 const URL = 'http://127.0.0.1:9/v1/widgets';
 

@@ -1,8 +1,8 @@
 /** Redaction of secrets, and the recording and rendering of exchanges. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cutBody, formatExchange, RECORDED_BODY_LIMIT, recordBody, type Exchange } from '../../../src/http/exchange.ts';
-import { redactBounded, REDACTED, Redactor, redactUrlCredentials, urlPassword } from '../../../src/http/redact.ts';
+import { cutBody, formatExchange, RECORDED_BODY_LIMIT, recordBody, type Exchange } from '../../../src/shared/exchange.ts';
+import { redactBounded, REDACTED, Redactor, redactUrlCredentials, urlPassword } from '../../../src/shared/redact.ts';
 import { TEXT_SPELLINGS, variantsOf } from '../../support/credential-forms.ts';
 
 describe('Redactor.text', () => {
@@ -308,7 +308,7 @@ describe('Redactor.text finds every variant the suite sends in every spelling', 
 
   // Every character's spellings are prefix-free except for \ % &, which are matched atomically,
   // so a hostile text can make a match attempt cost O(secret length), never exponential.
-  // Timings for ordinary input are in src/http/redact.ts; the bound here is only generous.
+  // Timings for ordinary input are in src/shared/redact.ts; the bound here is only generous.
   it('stays fast on text built to make a backtracking matcher explode', () => {
     const secret = `${'\\'.repeat(12)}%&%&zz`;
     const r = new Redactor([secret]);

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, redactedConfig, resolveConfig, secretsOf, type SuiteConfig } from '../../../src/config.ts';
-import { mergeHeaders, parseHeaderLine } from '../../../src/http/headers.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { parseHeaderLine } from '../../../src/config/headers.ts';
+import { mergeHeaders } from '../../../src/http/headers.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'widget-headers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

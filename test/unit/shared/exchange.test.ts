@@ -3,8 +3,8 @@
  * at the cut, and the note of the total size stays.
  */
 import { describe, expect, it } from 'vitest';
-import { RECORDED_BODY_LIMIT, REDACTION_MARGIN_CHARS, recordBody } from '../../../src/http/exchange.ts';
-import { Redactor } from '../../../src/http/redact.ts';
+import { RECORDED_BODY_LIMIT, REDACTION_MARGIN_CHARS, recordBody } from '../../../src/shared/exchange.ts';
+import { Redactor } from '../../../src/shared/redact.ts';
 
 const SECRET = 'sk-live-7f3a9c0e51b24d86';
 const redactor = new Redactor([SECRET]);
