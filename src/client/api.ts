@@ -179,7 +179,11 @@ export class WidgetApi {
     const res = await this.authed(auth, `GET ${path}`, (token) => via.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }), via);
     this.observe('retrieve', situation, res, { id });
     if (!auth) {
-      if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
+      // A 2xx body that is no widget (none, not JSON, no id) shows nothing at the id; another id's widget is one without the marker here.
+      if (is2xx(res.status)) {
+        if (idOf(res.json) === undefined) this.ownership.sawUnreadable(this.account, id);
+        else this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
+      }
       else if (isGone(res.status)) this.ownership.sawAbsent(this.account, id);
     }
     return res;

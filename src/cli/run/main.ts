@@ -113,7 +113,8 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   const accounts = runnerAccounts(client, target, marker, journal, runnerProfile.observe);
   // Every request of the run: the runner's own, the workers' (as they record them), the cleanup's.
   const watched: Run['watched'] = {};
-  const progress = RunProgress.forRun(() => client.stats.requests + liveRequests(statsDir) + (watched.cleaner?.stats.requests ?? 0));
+  // A replay's one line is its stdout; its progress goes to stderr, so a long replay never sits silent.
+  const progress = RunProgress.forRun(() => client.stats.requests + liveRequests(statsDir) + (watched.cleaner?.stats.requests ?? 0), options.replay ? process.stderr : process.stdout);
   return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile, paint, progress, watched };
 }
 
@@ -304,8 +305,7 @@ async function main(): Promise<number> {
   const run = await openRun({ options, config, notRun, started, reportDir });
   try {
     run.progress.phase(() => 'checking the target and taking stock of what the accounts hold');
-    // A replay says one line at its end (replay.ts): no progress lines before it.
-    if (!options.replay) run.progress.start();
+    run.progress.start();
     const stopped = await prepareAccounts(run);
     // A run that stops here (a refused token, an unreachable target, a signal) has written nothing:
     // the previous run's reports and its --last-failed data stay as they were.
