@@ -80,7 +80,8 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
       // rules that declare it: explainedBy reads the catalogue).
-      await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
+      // Every request the body sends is counted for this test (request-tally.ts).
+      await run.tally.as(`${id} ${title}`, () => (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t))));
       concludeObserved(observed);
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
