@@ -142,7 +142,7 @@ export class WidgetApi {
     try {
       res = await this.authed(opts.auth, 'POST /widgets', (token) => {
         const door = (ticket ??= this.#door.openCreate(this.account, tagOf(body, this.ownership.isOurs)));
-        return this.writing(() => door.send({ credential: this.credential(opts.auth, token), contentType, ...(raw === undefined ? {} : { body: raw }) }));
+        return this.writing(() => door.send({ credential: this.credential(opts.auth, token), contentType, ...(raw === undefined ? {} : { body: raw }), ...(opts.accept === undefined ? {} : { accept: opts.accept }) }));
       });
     } catch (error) {
       // What the run recorded, said as it is: a create never sent (the client stopped, the

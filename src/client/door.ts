@@ -44,6 +44,8 @@ export interface CreateRequest {
   /** The Content-Type header; null sends none. */
   readonly contentType: string | null;
   readonly body?: string | Buffer;
+  /** The Accept header instead of the client's application/json (null: none): a documented failure asked so (FMT-1, FMT-2). */
+  readonly accept?: string | null;
 }
 
 /** A create journalled as sent: its key pairs it with its outcome in the journal. */
@@ -135,9 +137,9 @@ function queryProblem(query: Readonly<Record<string, string>> | undefined): stri
   return other.length === 0 ? undefined : `a write carries no query but a credential parameter (${[...CREDENTIAL_PARAMETERS].join(', ')}), not ${other.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`;
 }
 
-/** The headers of a write: its credential, and its body's media type. */
-function headersOf(credential: Credential, contentType: string | null): Record<string, string> {
-  return { ...(credential.authorization === null ? {} : { authorization: credential.authorization }), ...(contentType === null ? {} : { 'content-type': contentType }) };
+/** The headers of a write: its credential, its body's media type, and an Accept other than the client's when asked (null: none). */
+function headersOf(credential: Credential, contentType: string | null, accept?: string | null): Record<string, string | null> {
+  return { ...(credential.authorization === null ? {} : { authorization: credential.authorization }), ...(contentType === null ? {} : { 'content-type': contentType }), ...(accept === undefined ? {} : { accept }) };
 }
 
 class LedgerDoor implements Door {
@@ -174,7 +176,7 @@ class LedgerDoor implements Door {
             : queryProblem(request.credential.query);
         if (problem !== undefined) return Promise.reject(new Error(`${method} /widgets refused: ${problem}`));
         const { query } = request.credential;
-        return writer.send({ method, path: '/widgets', headers: headersOf(request.credential, request.contentType), ...(query === undefined ? {} : { query }), ...(request.body === undefined ? {} : { body: request.body }) });
+        return writer.send({ method, path: '/widgets', headers: headersOf(request.credential, request.contentType, request.accept), ...(query === undefined ? {} : { query }), ...(request.body === undefined ? {} : { body: request.body }) });
       },
     });
   }

@@ -23,6 +23,8 @@ import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
 import { noteDeleteSent } from './prerequisites.ts';
 import { RequestTally } from './request-tally.ts';
+import { TestScopes } from './test-scope.ts';
+import { ExchangeRegistry } from './exchange-checks.ts';
 import { idOf } from '../client/api.ts';
 
 export interface RunContext {
@@ -42,6 +44,10 @@ export interface RunContext {
   readonly profile: ProfileTally;
   /** Which test sent which request (request-tally.ts): accounting only. */
   readonly tally: RequestTally;
+  /** The test whose code is running, in each async context (test-scope.ts). */
+  readonly scopes: TestScopes;
+  /** The format rules' checks of every documented answer, and the answers they keep (exchange-checks.ts). */
+  readonly exchanges: ExchangeRegistry;
 }
 
 const KEY = Symbol.for('widget-conformance.run-context');
@@ -65,7 +71,9 @@ export function runContext(): RunContext {
   const existing = holder[KEY];
   if (existing) return existing;
   const s = settings();
-  const tally = new RequestTally();
+  const scopes = new TestScopes();
+  const tally = new RequestTally(scopes);
+  const exchanges = new ExchangeRegistry(scopes);
   const http = new HttpClient({
     ...clientOptions(s, {
       baseUrl: s.baseUrl,
@@ -105,6 +113,8 @@ export function runContext(): RunContext {
         if (id !== undefined) tally.created(id);
       }
       profile.observe(o);
+      // Every documented answer is judged by the format rules, whichever test got it.
+      exchanges.observe(o);
       // Which ids a DELETE went out for: a widget no delete touched and its owner cannot retrieve is lost (CRUD-4).
       noteDeleteSent(o);
     },
@@ -125,7 +135,7 @@ export function runContext(): RunContext {
     { name: 'primary', token: source(s.token, s.tokenCommand, '--token-command', 'primary') },
     ...(s.secondToken ? [{ name: 'second', token: source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second') }] : []),
   ], hooks, { allowCollectionWrites: s.allowCollectionWrites }) as [WidgetApi, WidgetApi | undefined];
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, tally };
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, tally, scopes, exchanges };
   holder[KEY] = ctx;
   return ctx;
 }

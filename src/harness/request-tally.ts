@@ -1,14 +1,14 @@
 /**
- * Which test sent which request. rule() runs each test's body inside an AsyncLocalStorage holding
- * its title, and the worker's client reports every request it sends (ClientOptions.onSent) in the
- * async context of the code that asked for it: a request is counted for the test whose code
- * sent it, a shared walk for the test that started it. What the worker sends after the tests (its
+ * Which test sent which request. The worker's client reports every request it sends
+ * (ClientOptions.onSent) in the async context of the code that asked for it, where the test scope
+ * (test-scope.ts) names the test: a request is counted for the test whose code sent it, a shared
+ * walk for the test that started it. What the worker sends after the tests (its
  * cleanup: a widget's proof, its DELETE, the retrieve proving it gone) is counted as the cleanup of
  * the test that created the widget, read from the id in the path. Accounting only: nothing here
  * changes a request or a verdict.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TestRequests } from '../shared/request-account.ts';
+import type { TestScopes } from './test-scope.ts';
 
 /** What the worker leaves for the runner: requests by test title, and those no test owns. */
 export interface RequestTallyData {
@@ -22,20 +22,19 @@ const WIDGET_PATH = /\/widgets\/([^/?#]+)(?:[?#]|$)/;
 
 /** The requests of one worker, by the test that sent them (see the module comment). */
 export class RequestTally {
-  readonly #owner = new AsyncLocalStorage<string>();
+  readonly #scopes: TestScopes;
   readonly #tests = new Map<string, { sent: number; cleanup: number }>();
   /** The title of the test that created each id. */
   readonly #creators = new Map<string, string>();
   #unowned = 0;
 
-  /** Runs a test's body with every request it sends counted for `title`. */
-  as<T>(title: string, run: () => Promise<T>): Promise<T> {
-    return this.#owner.run(title, run);
+  constructor(scopes: TestScopes) {
+    this.#scopes = scopes;
   }
 
   /** The title of the test whose code is running, if one is. */
   get current(): string | undefined {
-    return this.#owner.getStore();
+    return this.#scopes.current?.title;
   }
 
   /** Notes that the running test (if any) created the widget `id`: its cleanup is counted for that test. */

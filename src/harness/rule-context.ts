@@ -8,6 +8,7 @@ import type { Rule } from '../rules.ts';
 import type { FailureDetail } from './failure.ts';
 import type { SeededRandom } from './random.ts';
 import type { SuiteSettings } from './settings.ts';
+import type { ExchangeRegistry } from './exchange-checks.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
 export interface RuleContext {
@@ -57,4 +58,6 @@ export interface RuleContext {
    * a walk it judges): under --keep-failing, a failure keeps the run's own among them in place.
    */
   uses(ids: Iterable<string>): void;
+  /** The documented answers the run recorded, and the one request for a situation nobody exercised (exchange-checks.ts). */
+  readonly exchanges: Pick<ExchangeRegistry, 'recorded' | 'exercise'>;
 }

@@ -80,8 +80,9 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
       // rules that declare it: explainedBy reads the catalogue).
-      // Every request the body sends is counted for this test (request-tally.ts).
-      await run.tally.as(`${id} ${title}`, () => (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t))));
+      // Whatever the body causes runs in the test's scope: its requests are counted for it, and
+      // the checks registered per exchange give it what they find (test-scope.ts).
+      await run.scopes.run({ title: `${id} ${title}`, rule: id, evidence: t.evidence }, () => (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t))));
       concludeObserved(observed);
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
@@ -213,6 +214,7 @@ export function makeRuleContext(r: Rule, run: RunContext, test: TestSlot): RuleC
     uses: (ids) => {
       for (const id of ids) used.add(id);
     },
+    exchanges: run.exchanges,
   };
 }
 

@@ -140,8 +140,8 @@ export interface ClientOptions {
 export interface RequestOptions {
   /** Query parameters, appended in order. */
   readonly query?: Readonly<Record<string, string>>;
-  /** Extra or overriding headers (e.g. authorization). */
-  readonly headers?: Readonly<Record<string, string>>;
+  /** Extra or overriding headers (e.g. authorization); null sends none of that name (e.g. no Accept). */
+  readonly headers?: Readonly<Record<string, string | null>>;
   /**
    * A body over the cap is answered with the prefix read (flagged `truncated`) instead of a
    * TransportError: a list page can still be judged from it (json-prefix.ts counts its items).
@@ -158,7 +158,8 @@ export interface BoundRequest {
   readonly method: string;
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Null sends no header of that name (the client's default Accept, for one). */
+  readonly headers: Readonly<Record<string, string | null>>;
   /** A raw body, sent as it is. */
   readonly body?: string | Buffer;
 }
@@ -221,7 +222,7 @@ interface Outbound {
 interface Attempt {
   readonly method: string;
   readonly url: string;
-  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly headers: Readonly<Record<string, string | null>> | undefined;
   readonly body: string | Buffer | undefined;
   readonly prefixOverCap: boolean;
   readonly write: boolean;
@@ -574,7 +575,7 @@ export class HttpClient implements Reader {
   }
 
   /** The client's own headers, then --header, then the request's: of two with the same name the later wins. */
-  private requestHeaders(own: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  private requestHeaders(own: Readonly<Record<string, string | null>> | undefined): Record<string, string> {
     return mergeHeaders(
       {
         accept: 'application/json',

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RequestTally, type RequestTallyData } from '../../../src/harness/request-tally.ts';
+import { TestScopes } from '../../../src/harness/test-scope.ts';
 import { requestAccount, withRequests } from '../../../src/cli/run/request-account.ts';
 import type { RunOutcomes, TestOutcome } from '../../../src/report/model.ts';
 import { ruleById } from '../../../src/rules.ts';
@@ -12,17 +13,23 @@ import { requestsPerRule, requestsTable } from '../../../tools/requests-per-rule
 
 const BASE = 'http://127.0.0.1:1/v1';
 
+/** A tally over its own scopes, and a way to run code as a test of it. */
+function tallied(): { tally: RequestTally; as: <T>(title: string, body: () => Promise<T>) => Promise<T> } {
+  const scopes = new TestScopes();
+  return { tally: new RequestTally(scopes), as: (title, body) => scopes.run({ title, rule: title.split(' ')[0]!, evidence: () => undefined }, body) };
+}
+
 describe('RequestTally', () => {
   it('counts each request for the test whose code sent it, across awaits and concurrent tests', async () => {
-    const tally = new RequestTally();
+    const { tally, as } = tallied();
     const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     await Promise.all([
-      tally.as('A-1 a', async () => {
+      as('A-1 a', async () => {
         tally.sent(`${BASE}/widgets`);
         await tick();
         tally.sent(`${BASE}/widgets`);
       }),
-      tally.as('B-1 b', async () => {
+      as('B-1 b', async () => {
         await tick();
         tally.sent(`${BASE}/widgets?limit=1`);
       }),
@@ -32,8 +39,8 @@ describe('RequestTally', () => {
   });
 
   it("counts what is sent outside every test for the test that created the widget in the path, anything else as no test's", async () => {
-    const tally = new RequestTally();
-    await tally.as('A-1 a', async () => tally.created('a b/c'));
+    const { tally, as } = tallied();
+    await as('A-1 a', async () => tally.created('a b/c'));
     // The cleanup: the proof, the DELETE and the retrieve proving it gone, after the test ended.
     for (let i = 0; i < 3; i++) tally.sent(`${BASE}/widgets/${encodeURIComponent('a b/c')}`);
     tally.sent(`${BASE}/widgets`);
@@ -43,10 +50,10 @@ describe('RequestTally', () => {
   });
 
   it('keeps the first creator of an id, and notes no creator outside a test', async () => {
-    const tally = new RequestTally();
+    const { tally, as } = tallied();
     tally.created('x');
-    await tally.as('A-1 a', async () => tally.created('y'));
-    await tally.as('B-1 b', async () => tally.created('y'));
+    await as('A-1 a', async () => tally.created('y'));
+    await as('B-1 b', async () => tally.created('y'));
     tally.sent(`${BASE}/widgets/x`);
     tally.sent(`${BASE}/widgets/y`);
     expect(tally.data).toEqual({ tests: { 'A-1 a': { sent: 0, cleanup: 1 } }, unowned: 1 });
