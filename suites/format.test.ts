@@ -8,7 +8,7 @@
  * Accept: *\/* or with no Accept header, which nobody else sends.
  */
 import { createOrFail, expect2xx, expectErrorObject, expectNoIssues, jsonObject, type Answer, type Json } from '../src/harness/checks.ts';
-import { mediaTypeAndJson, situationText, widgetIssues, type AcceptAsked, type Documented, type DocumentedFailure, type Judged } from '../src/harness/exchange-checks.ts';
+import { itemCount, mediaTypeAndJson, situationText, widgetIssues, type AcceptAsked, type Documented, type DocumentedFailure, type Judged } from '../src/harness/exchange-checks.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { foreignId } from '../src/harness/ids.ts';
 import { prerequisite, requireRetrievable } from '../src/harness/prerequisites.ts';
@@ -115,20 +115,9 @@ for (const { accept, label } of ASKED) {
   });
 }
 
-/** A recorded page with at least one item, else the first recorded page of the situation. */
-function pageToJudge(t: RuleContext, documented: Documented): Judged | undefined {
-  const pages = t.exchanges.recorded(documented);
-  return pages.find((p) => itemsOf(p) > 0) ?? pages[0];
-}
-
-/** How many items a page's data holds (0 for an answer that is not a page). */
-function itemsOf(res: Pick<Judged, 'status' | 'json'>): number {
-  const data = (res.json as { data?: unknown } | undefined)?.data;
-  return res.status >= 200 && res.status < 300 && Array.isArray(data) ? data.length : 0;
-}
-
 rule('FMT-3', 'every Widget in a page matches the Widget schema', async (t) => {
-  const res = pageToJudge(t, 'page') ?? (await createOrFail(t), await t.api.list());
+  // A recorded page with Widgets to judge, or, as the test always did, a list after a create of its own.
+  const res = t.exchanges.recorded('page').find((p) => itemCount(p) > 0) ?? (await createOrFail(t), await t.api.list());
   // A list without limit that fails is PAGE-6's fault (the default page), not the schema's.
   explainedBy(['PAGE-6'], t.rule, () => expect2xx(t, res, 'a list'));
   const data = jsonObject(t, res, 'the Widget page').data;
@@ -145,13 +134,13 @@ rule('FMT-3', `every Widget on the first ${SCHEMA_WALK_PAGES} pages of a walk at
   // rules'), or a walk of this test's own over widgets it makes.
   const recorded = [...t.exchanges.recorded('page-limit-1').slice(0, 1), ...t.exchanges.recorded('later-page', 'json', '1').slice(0, SCHEMA_WALK_PAGES - 1)];
   let pages: Array<{ number: number; response: Answer & { schemaIssues: readonly SchemaIssue[] } }>;
-  if (recorded.some((p) => itemsOf(p) > 0)) {
+  if (recorded.some((p) => itemCount(p) > 0)) {
     pages = recorded.map((p, i) => ({ number: i + 1, response: { ...p, schemaIssues: widgetIssues(p, true).issues } }));
   } else {
     await Promise.all([createOrFail(t), createOrFail(t)]);
     const walk = await walkPages(t.api, { limit: 1, maxPages: walkBudget(t.settings.maxWidgets), stopAfter: SCHEMA_WALK_PAGES });
     pages = walk.pages.map((p) => ({ number: p.number, response: { ...p.response, schemaIssues: p.response.schemaIssues.filter((i) => i.path.startsWith('/data/')) } }));
-    if (pages.every((p) => itemsOf(p.response) === 0)) return t.skip(`the walk at limit 1 ${describeEnd(walk)} without a Widget to check (the PAGE rules judge its pages)`);
+    if (pages.every((p) => itemCount(p.response) === 0)) return t.skip(`the walk at limit 1 ${describeEnd(walk)} without a Widget to check (the PAGE rules judge its pages)`);
   }
   for (const page of pages) {
     // A page that is not one is the PAGE rules' to judge; its Widgets, when it has some, are FMT-3's.

@@ -113,6 +113,14 @@ describe('the registry', () => {
     expect(r.recorded('list-no-credential', 'any')).toHaveLength(1);
   });
 
+  it('keeps a page with Widgets once one comes, in place of the last page without any: FMT-3 needs Widgets to judge', async () => {
+    const { registry: r } = registry();
+    for (let i = 0; i < 4; i++) r.observe(observation({ op: 'list', situation: 'ok', status: 200, json: { data: [], has_more: false } }));
+    r.observe(observation({ op: 'list', situation: 'ok', status: 200, json: { data: [WIDGET], has_more: false } }));
+    r.observe(observation({ op: 'list', situation: 'ok', status: 200, json: { data: [WIDGET, WIDGET], has_more: false } }));
+    expect(r.recorded('page').map((p) => (p.json as { data: unknown[] }).data.length)).toEqual([0, 0, 1]);
+  });
+
   it('sends the request of a situation once for every test that asks, giving no evidence from it', async () => {
     const { registry: r, as, given } = registry();
     let sent = 0;
