@@ -9,7 +9,7 @@ import { caseSwapped, foreignId, freshUnknownId } from '../src/harness/ids.ts';
 import { LOSS_PROBE_RETRIEVES, requireDistinctId, requireRetrievable, requireSameWidget, retrieveLosesWidgets } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import { idOf } from '../src/harness/api.ts';
+import { idOf, type ApiResponse } from '../src/harness/api.ts';
 import { parseRfc3339, preview } from '../src/schema.ts';
 
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
@@ -42,23 +42,27 @@ rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
 
 rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
   const created = await createOrFail(t, { description: 'schema check' });
-  const res = await t.api.retrieve(created.id);
-  // A retrieve that finds nothing (a 404 from a proxy, a store that lost it) is no Widget to judge: CRUD-4's.
-  requireRetrievable(t, t.api, created.id, res, 'a retrieve of a widget just created');
-  expect2xx(t, res, 'a retrieve of a widget just created');
-  expectSchema(t, 'widget', jsonBody(t, res, 'the retrieved Widget'), res, 'the retrieved Widget');
   // The same id with the case of its letters swapped, retrieved (never deleted): whether id
   // lookups are case-sensitive is the server's choice (the profile's id.case-sensitive). The
   // widget coming back (its id the same but for case) is a Widget, judged here; a 4xx, a
   // documented failure, is an Error object (FMT-1, FMT-2). Any other answer is only recorded:
   // whether the id exists there is the server's to say, so no rule can be told which it broke.
+  // Sent first, while the widget stands: its own retrieve after it is the proof its delete is sent on.
   const swapped = caseSwapped(created.id);
-  if (swapped === undefined) return t.api.notSent({ op: 'retrieve', situation: 'case-swapped', reason: "the server's ids have no letters" });
-  const other = await t.api.retrieve(swapped);
-  const cameBack = other.status >= 200 && other.status < 300 && typeof (other.json as { id?: unknown } | undefined)?.id === 'string' && String((other.json as { id: string }).id).toLowerCase() === created.id.toLowerCase();
-  const what = 'the Widget retrieved at the id with the case of its letters swapped (a case-insensitive lookup)';
-  if (cameBack) expectSchema(t, 'widget', other.json, other, what);
-  else refusalShapeEvidence(t, other, "a retrieve of an own widget's id with the case of its letters swapped");
+  if (swapped === undefined) t.api.notSent({ op: 'retrieve', situation: 'case-swapped', reason: "the server's ids have no letters" });
+  else {
+    const other = await t.api.retrieve(swapped);
+    const cameBack = other.status >= 200 && other.status < 300 && typeof (other.json as { id?: unknown } | undefined)?.id === 'string' && String((other.json as { id: string }).id).toLowerCase() === created.id.toLowerCase();
+    const what = 'the Widget retrieved at the id with the case of its letters swapped (a case-insensitive lookup)';
+    if (cameBack) expectSchema(t, 'widget', other.json, other, what);
+    else refusalShapeEvidence(t, other, "a retrieve of an own widget's id with the case of its letters swapped");
+  }
+  await t.api.retrieveThenRemove(created.id, (res) => {
+    // A retrieve that finds nothing (a 404 from a proxy, a store that lost it) is no Widget to judge: CRUD-4's.
+    requireRetrievable(t, t.api, created.id, res, 'a retrieve of a widget just created');
+    expect2xx(t, res, 'a retrieve of a widget just created');
+    expectSchema(t, 'widget', jsonBody(t, res, 'the retrieved Widget'), res, 'the retrieved Widget');
+  });
 });
 
 rule('CRUD-1', 'a widget created with a name and a description is returned with both', async (t) => {
@@ -136,7 +140,12 @@ rule('CRUD-4', 'retrieve returns the widget exactly as create returned it', asyn
   const sent = { name: t.name(), description: 'retrieve me' };
   const createRes = await t.api.create(sent);
   const created = createdWidget(t, createRes);
-  const res = await t.api.retrieve(created.id);
+  // Judged as it is answered: the retrieve is the proof the widget's delete is then sent on.
+  await t.api.retrieveThenRemove(created.id, (res) => sameAsCreated(t, sent, created, createRes, res));
+});
+
+/** CRUD-4's judgement of a retrieve of the widget just created (`created`, answered by `createRes` to `sent`). */
+function sameAsCreated(t: RuleContext, sent: { name: string; description: string }, created: Json & { id: string }, createRes: ApiResponse, res: ApiResponse): void {
   requireRetrievable(t, t.api, created.id, res, `a retrieve of the widget just created (id ${preview(created.id)})`);
   expect2xx(t, res, `a retrieve of the widget just created (id ${preview(created.id)})`);
   const got = jsonObject(t, res, 'the retrieved Widget');
@@ -153,7 +162,7 @@ rule('CRUD-4', 'retrieve returns the widget exactly as create returned it', asyn
   }));
   if (createStrayed) explainedBy(['CRUD-1'], t.rule, check);
   else check();
-});
+}
 
 rule('CRUD-4', `retrieve finds a widget ${LOSS_PROBE_RETRIEVES} times in a row while nothing deletes it`, async (t) => {
   // A server whose workers each keep their own store, or a proxy that hides some ids, answers one

@@ -88,6 +88,13 @@ export interface WidgetWrite {
   readonly again?: boolean;
   /** Called just before the write is sent (the profile's situation, MAL-5's note that the widget was written). */
   readonly onSend?: () => void;
+  /**
+   * Reads the proof's retrieve in the account whose operation sends the write, as soon as it is
+   * answered, before the delete rule decides (a test's own retrieve of the widget: retrieve,
+   * judge, then write on this proof). What it throws ends the write unsent, and reaches the
+   * caller. It runs on the proof's slot, so it judges and sends nothing itself.
+   */
+  readonly judge?: (proof: ApiResponse) => void;
 }
 
 /** The answer of a proven write, or the delete rule's reason for not sending it. */
@@ -195,7 +202,11 @@ class LedgerDoor implements Door {
       const proof: Proof = w.again === true ? { kind: 'second-delete', account: w.account, quiet: true } : owner === undefined ? { kind: 'any-account', last: w.account } : { kind: 'own', account: owner };
       const verdict = await writeVerdict(ownership, w.id, proof, {
         accounts: this.#accounts.names(),
-        shows: async (account) => shownAt(ownership, account, w.id, await this.#accounts.retrieve(account, w.id, lane)),
+        shows: async (account) => {
+          const proof = await this.#accounts.retrieve(account, w.id, lane);
+          if (account === w.account) w.judge?.(proof);
+          return shownAt(ownership, account, w.id, proof);
+        },
       });
       if (!verdict.send) return { refused: verdict };
       // The credential the proof covers: the owner's own as it stands after its retrieve (a renewed token included).

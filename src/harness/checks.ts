@@ -244,6 +244,30 @@ export async function expectNotListed(
 
 export { describeDifferences, differingFields, sameDescription, sameInstant, WIDGET_FIELDS } from './differ.ts';
 
+/** Thrown by retrieveRemovingIf's judge when the widget is not to be deleted on this retrieve. */
+class NotRemoved extends Error {
+  constructor(readonly shown: ApiResponse) {
+    super('not deleted on this retrieve: the test judges it');
+  }
+}
+
+/**
+ * The owner's retrieve of its own widget, which is also the proof the widget's delete is sent on
+ * (WidgetApi.retrieveThenRemove) when `holds` says the test is done with it (the widget as
+ * expected); otherwise nothing is deleted (the cleanup, or --keep-failing, sees to it) and the
+ * test judges the answer returned. What `holds` throws ends the test, nothing deleted.
+ */
+export async function retrieveRemovingIf(api: WidgetApi, id: string, holds: (res: ApiResponse) => boolean): Promise<ApiResponse> {
+  try {
+    return (await api.retrieveThenRemove(id, (res) => {
+      if (!holds(res)) throw new NotRemoved(res);
+    })).retrieved;
+  } catch (error) {
+    if (error instanceof NotRemoved) return error.shown;
+    throw error;
+  }
+}
+
 /**
  * A delete with another account's credentials, or a skip when the suite cannot prove it touches
  * nothing it did not create: where ids are per account, the other account may hold a widget of
