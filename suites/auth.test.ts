@@ -77,7 +77,8 @@ const refusedCreates = new Map<string, Promise<{ name: string; res: ApiResponse 
 function createOnceWith(t: RuleContext, bad: BadCredential): Promise<{ name: string; res: ApiResponse }> {
   let sent = refusedCreates.get(bad.label);
   if (sent === undefined) {
-    const name = t.name();
+    // The same name whichever of the two tests sends it: AUTH-3's, which looks for it, numbered by the credential's place.
+    const name = t.shared(BAD_CREDENTIALS.indexOf(bad), 'AUTH-3').name;
     sent = createWith(t, bad, name).then((res) => ({ name, res }));
     refusedCreates.set(bad.label, sent);
   }
@@ -90,7 +91,9 @@ function createOnceWith(t: RuleContext, bad: BadCredential): Promise<{ name: str
  */
 let retrieveTarget: Promise<Json & { id: string }> | undefined;
 function widgetToRetrieve(t: RuleContext): Promise<Json & { id: string }> {
-  retrieveTarget ??= createOrFail(t, { description: `secret ${t.random.hex(6)}` });
+  // Named and described the same whichever test makes it: a rerun with the seed sends the same create.
+  const shared = t.shared(0, 'AUTH-4');
+  retrieveTarget ??= createOrFail(t, { name: shared.name, description: `secret ${shared.random.hex(6)}` });
   return retrieveTarget;
 }
 

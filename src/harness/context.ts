@@ -106,18 +106,19 @@ export function runContext(): RunContext {
     write: <T>(send: () => Promise<T>) => gate.write(send),
     // One worker runs every suite file (run-vitest.ts), so this gate holds back every write of the run.
     quiet: <T>(run: () => Promise<T>) => gate.quiet(run),
-    observe: (o: Parameters<ProfileTally['observe']>[0]) => {
+    // Each reader of an answer on its own: one that throws keeps none of the others from it.
+    observe: (o: Parameters<ProfileTally['observe']>[0]) => observeEach([
       // The test that created a widget is charged with its cleanup (request-tally.ts).
-      if (o.op === 'create' && o.status >= 200 && o.status < 300) {
-        const id = idOf(o.json);
+      () => {
+        const id = o.op === 'create' && o.status >= 200 && o.status < 300 ? idOf(o.json) : undefined;
         if (id !== undefined) tally.created(id);
-      }
-      profile.observe(o);
+      },
+      () => profile.observe(o),
       // Every documented answer is judged by the format rules, whichever test got it.
-      exchanges.observe(o);
+      () => exchanges.observe(o),
       // Which ids a DELETE went out for: a widget no delete touched and its owner cannot retrieve is lost (CRUD-4).
-      noteDeleteSent(o);
-    },
+      () => noteDeleteSent(o),
+    ]),
     unsent: (u: Parameters<ProfileTally['unsent']>[0]) => profile.unsent(u),
   };
   // The journal's inventory and contradictions so far (the runner took the inventory before any worker started).
@@ -138,6 +139,17 @@ export function runContext(): RunContext {
   const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, tally, scopes, exchanges };
   holder[KEY] = ctx;
   return ctx;
+}
+
+/** Runs each reader of an observation; what one throws is dropped (recording never changes what a check sees). */
+function observeEach(readers: ReadonlyArray<() => void>): void {
+  for (const read of readers) {
+    try {
+      read();
+    } catch {
+      // The next reader still reads.
+    }
+  }
 }
 
 /**

@@ -204,7 +204,8 @@ export class ExchangeRegistry {
   /** The observation hook's part: records the answer, and gives each violation to the test that got it (never its own rule's: that test judges itself). */
   observe(o: Observation): void {
     const documented = documentedOf(o);
-    if (documented === undefined) return;
+    // A body cut at the cap is not the answer, only its first part: nothing to judge it by.
+    if (documented === undefined || o.truncated) return;
     const recorded: Recorded = { documented, accept: acceptOf(o.exchange), status: o.status, headers: o.headers, json: o.json, ...(o.jsonError === undefined ? {} : { jsonError: o.jsonError }), ...(o.truncated ? { truncated: true as const } : {}), exchange: o.exchange, ...(o.limit === undefined ? {} : { limit: o.limit }) };
     const key = keyOf(documented, recorded.accept, o.limit);
     const kept = this.#kept.get(key) ?? [];

@@ -31,6 +31,13 @@ export interface RuleContext {
   name(): string;
   /** The test's random choices, from the run seed and its title (random.ts): a rerun with the seed draws the same. */
   readonly random: SeededRandom;
+  /**
+   * The name and random choices of the `n`-th thing several tests share (a widget one of them
+   * makes for all), under the rule that names it (default this test's): the same whichever test
+   * makes it, so a rerun with the seed sends the same; its number is below any test's own names'
+   * (rule.ts nameNumber).
+   */
+  shared(n: number, ruleId?: string): { readonly name: string; readonly random: SeededRandom };
   /** Records a note on the test (an annotation the runner reads back): e.g. how many property runs completed (`runs`). */
   annotate(message: string, type: string): Promise<void>;
   /** Fails the rule with the expectation beside what was received. */

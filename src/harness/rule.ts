@@ -44,7 +44,8 @@ function slotOf(id: string, title: string): number {
 }
 
 /**
- * The number of a test's `count`-th name (1-based): unique among the names of the run's tests. Six
+ * The number of a test's `count`-th name (1-based): unique among the names of the run's tests, and
+ * at least NAME_SLOTS, above the numbers of what several tests share (RuleContext.shared). Six
  * digits keep a name within 32 characters: a test may make 9,999 names so (a property run with a
  * --runs in the thousands makes more, and its later names are longer).
  */
@@ -197,6 +198,11 @@ export function makeRuleContext(r: Rule, run: RunContext, test: TestSlot): RuleC
     },
     name: () => `${s.marker} ${r.id} ${nameNumber((names += 1), slot)}`,
     random: SeededRandom.of(s.seed, title),
+    shared: (n, ruleId = r.id) => {
+      if (!Number.isInteger(n) || n < 0 || n >= NAME_SLOTS) throw new Error(`${r.id}: a shared name's number is from 0 to ${NAME_SLOTS - 1}, got ${n}`);
+      const owner = ruleById(ruleId).id;
+      return { name: `${s.marker} ${owner} ${n}`, random: SeededRandom.of(s.seed, `${owner} shared ${n}`) };
+    },
     annotate: async (message, type) => void (await annotate(message, type)),
     fail,
     evidence(ruleId: string, detail: FailureDetail): void {

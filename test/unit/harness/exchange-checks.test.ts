@@ -111,6 +111,9 @@ describe('the registry', () => {
     expect(r.recorded('later-page', 'json', '2')).toHaveLength(0);
     expect(r.recorded('list-no-credential')).toHaveLength(0);
     expect(r.recorded('list-no-credential', 'any')).toHaveLength(1);
+    // A body cut at the cap is only its first part: neither kept nor judged.
+    r.observe(observation({ op: 'list', situation: 'ok', status: 200, limit: '1', truncated: true, jsonError: 'cut at the cap' }));
+    expect(r.recorded('page-limit-1')).toHaveLength(0);
   });
 
   it('keeps a page with Widgets once one comes, in place of the last page without any: FMT-3 needs Widgets to judge', async () => {
