@@ -128,14 +128,20 @@ export interface ClientOptions {
   readonly deadline?: number;
   /** Called once when the target refused requests (429/503) past the wait budget and the client stopped: the run has no verdict. */
   readonly onRefusedBeyondBudget?: (message: string) => void;
+  /**
+   * Called as each request goes out (every attempt, as `stats.requests` counts it), in the async
+   * context of the code that asked for it: the harness tells by it which test sent what
+   * (harness/request-tally.ts). Accounting only: what it throws is ignored.
+   */
+  readonly onSent?: (method: string, url: string) => void;
 }
 
 /** What a read (GET, HEAD, OPTIONS) carries besides its method and path: no body. */
 export interface RequestOptions {
   /** Query parameters, appended in order. */
   readonly query?: Readonly<Record<string, string>>;
-  /** Extra or overriding headers (e.g. authorization). */
-  readonly headers?: Readonly<Record<string, string>>;
+  /** Extra or overriding headers (e.g. authorization); null sends none of that name (e.g. no Accept). */
+  readonly headers?: Readonly<Record<string, string | null>>;
   /**
    * A body over the cap is answered with the prefix read (flagged `truncated`) instead of a
    * TransportError: a list page can still be judged from it (json-prefix.ts counts its items).
@@ -152,7 +158,8 @@ export interface BoundRequest {
   readonly method: string;
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Null sends no header of that name (the client's default Accept, for one). */
+  readonly headers: Readonly<Record<string, string | null>>;
   /** A raw body, sent as it is. */
   readonly body?: string | Buffer;
 }
@@ -215,7 +222,7 @@ interface Outbound {
 interface Attempt {
   readonly method: string;
   readonly url: string;
-  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly headers: Readonly<Record<string, string | null>> | undefined;
   readonly body: string | Buffer | undefined;
   readonly prefixOverCap: boolean;
   readonly write: boolean;
@@ -550,15 +557,25 @@ export class HttpClient implements Reader {
     const out: Outbound = { method, url, shownUrl, headers: this.requestHeaders(attempt.headers), body: attempt.body, prefixOverCap: attempt.prefixOverCap, write: attempt.write };
     const request = this.recordedRequest(out);
     const startedAt = new Date().toISOString();
-    this.counts.requests += 1;
+    this.counted(method, url);
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const raw = await this.sendInTime(out, elapsed);
     return this.answerOf(raw, out, { request, startedAt, elapsed, redactor: this.redactor, maxResponseBytes: this.maxResponseBytes });
   }
 
+  /** One request sent: counted, and told to the accounting hook (which may not change anything: its errors are ignored). */
+  private counted(method: string, url: string): void {
+    this.counts.requests += 1;
+    try {
+      this.options.onSent?.(method, url);
+    } catch {
+      // Accounting never costs a request its answer.
+    }
+  }
+
   /** The client's own headers, then --header, then the request's: of two with the same name the later wins. */
-  private requestHeaders(own: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  private requestHeaders(own: Readonly<Record<string, string | null>> | undefined): Record<string, string> {
     return mergeHeaders(
       {
         accept: 'application/json',
@@ -605,7 +622,7 @@ export class HttpClient implements Reader {
         // An answer that was lost may hide an applied change; only the caller can tell whether it happened.
         throw error instanceof NoResponse && isConnectionLost(error.error) ? new NoResponse(error.error, `not retried: the ${out.method} may have been applied before the connection was lost`) : error;
       });
-      return await this.sendRepeatable(out.method, (fresh) => this.#wire.read(outgoing, cap, fresh));
+      return await this.sendRepeatable(out.method, out.url, (fresh) => this.#wire.read(outgoing, cap, fresh));
     } catch (error) {
       // Not a failure of the target's: the suite asked for something the wire never sends.
       if (error instanceof WireRefusal) throw error;
@@ -651,14 +668,14 @@ export class HttpClient implements Reader {
    * response headers goes once more, on a fresh connection: a server closing an idle keep-alive
    * connection just as the request is written is a race no client timer fully avoids.
    */
-  private async sendRepeatable(method: string, send: (fresh: boolean) => Promise<RawResponse>): Promise<RawResponse> {
+  private async sendRepeatable(method: string, url: string, send: (fresh: boolean) => Promise<RawResponse>): Promise<RawResponse> {
     try {
       return await send(false);
     } catch (error) {
       if (!(error instanceof NoResponse) || !isConnectionLost(error.error)) throw error;
       // HEAD and OPTIONS are not sent twice either: only what a GET answers is worth a second try.
       if (!REPEATABLE_METHODS.has(method)) throw new NoResponse(error.error, `not retried: the ${method} is sent once`);
-      this.counts.requests += 1;
+      this.counted(method, url);
       try {
         return await send(true);
       } catch (again) {
