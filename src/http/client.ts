@@ -609,6 +609,8 @@ export class HttpClient implements Reader {
       // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
       if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`, true, true);
       throw this.transportFailure(out.method, out.shownUrl, reason, elapsed());
+    } finally {
+      box.close();
     }
   }
 

@@ -44,6 +44,11 @@ export class TimeBox {
     }
   }
 
+  /** Ends the box once the exchange is over: its timer would otherwise hold it until the time is up. */
+  close(): void {
+    clearTimeout(this.#timer);
+  }
+
   /** Starts the clock with `left` ms of the box to run, or none (infinity) while stopped: the deadline holds either way. */
   #run(left = this.#left): void {
     this.#since = performance.now();

@@ -34,6 +34,13 @@ describe('TimeBox', () => {
     expect(box.signal.aborted).toBe(true);
   });
 
+  it('a box closed once its exchange is over never aborts', () => {
+    const box = new TimeBox(100, Date.now() + 50);
+    box.close();
+    vi.advanceTimersByTime(1_000);
+    expect(box.signal.aborted).toBe(false);
+  });
+
   it('never runs past the run\'s deadline, a wait included, and says the deadline ended it', async () => {
     const box = new TimeBox(1_000, Date.now() + 100);
     const held = box.stopped(() => waitOf(300));
