@@ -36,8 +36,8 @@ export function expect2xx(t: RuleContext, res: Pick<Answer, 'status' | 'exchange
   }));
 }
 
-/** The parsed JSON body; fails when the body is not JSON. */
-export function jsonBody(t: RuleContext, res: Answer, what: string): unknown {
+/** The parsed JSON body; fails when the body is not JSON (an answer that keeps no body is only checked). */
+export function jsonBody(t: RuleContext, res: Pick<Answer, 'jsonError' | 'exchange'> & { readonly json?: unknown }, what: string): unknown {
   t.check(res.jsonError === undefined, () => ({
     expected: `${what} as a JSON body`,
     received: res.jsonError ?? '',
