@@ -149,6 +149,11 @@ export class Ownership {
   /** Per account, the idKey of every id the run saw that is not journalled as its own (inventory, lists, retrieves), with one such id. */
   private readonly foreignKeys = new Map<string, Map<string, string>>();
   private sequence = 0;
+  /**
+   * Keys a pending create's journal line apart from another worker's (each worker journals into
+   * the run's one file). Not from --seed: it names a line of the journal, never shapes a request,
+   * and two workers of one seeded run must not draw the same.
+   */
   private readonly keyPrefix = Math.random().toString(36).slice(2, 10);
 
   /**

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, takeWriter, type ApiResponse, type Writer } from '../../src/http/client.ts';
 
 // The HTTP layer and curl replay alone, without the ownership ledger's door (client/door.ts):
-// this file's module instance gets a gate that lets any write out.
-// Writes are sent with each client's own writer, as the ledger's door sends them in a run.
+// writes are sent with each client's own writer (takeWriter, which in src/ and suites/ only the
+// door calls: test/unit/network.test.ts), as the door sends them in a run.
 const writers = new WeakMap<HttpClient, Writer>();
 
 /** What a request carries here: a body only on a write. */
