@@ -4,7 +4,7 @@
  * must at least fail, change nothing and reveal nothing.
  */
 import type { AuthOverride, WidgetApi } from '../src/harness/api.ts';
-import { createOrFail, describeDifferences, differingFields, expectErrorObject, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { createOrFail, describeDifferences, differingFields, expectErrorObject, expectNotListed, retrieveRemovingIf, statusClass, type Json } from '../src/harness/checks.ts';
 import { requireKept, requireRetrievable, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import type { SeededRandom } from '../src/harness/random.ts';
@@ -69,13 +69,46 @@ function createWith(t: RuleContext, bad: BadCredential, name: string): Promise<A
   return t.api.create({ name }, { auth: credentials(t, t.api, bad) });
 }
 
+/**
+ * The create with a bad credential, sent once for the two tests that judge it: its answer
+ * (AUTH-1, AUTH-2) and what a refusal leaves behind (AUTH-3), with the name it was sent with.
+ */
+const refusedCreates = new Map<string, Promise<{ name: string; res: ApiResponse }>>();
+function createOnceWith(t: RuleContext, bad: BadCredential): Promise<{ name: string; res: ApiResponse }> {
+  let sent = refusedCreates.get(bad.label);
+  if (sent === undefined) {
+    // The same name whichever of the two tests sends it: AUTH-3's, which looks for it, numbered by the credential's place.
+    const name = t.shared(BAD_CREDENTIALS.indexOf(bad), 'AUTH-3').name;
+    sent = createWith(t, bad, name).then((res) => ({ name, res }));
+    refusedCreates.set(bad.label, sent);
+  }
+  return sent;
+}
+
+/**
+ * One widget for every retrieve with a bad credential (AUTH-4): a retrieve changes nothing, so
+ * each test's own retrieve is judged against the same widget, made by the first test that asks.
+ */
+let retrieveTarget: Promise<Json & { id: string }> | undefined;
+function widgetToRetrieve(t: RuleContext): Promise<Json & { id: string }> {
+  // Named and described the same whichever test makes it: a rerun with the seed sends the same create.
+  const shared = t.shared(0, 'AUTH-4');
+  retrieveTarget ??= createOrFail(t, { name: shared.name, description: `secret ${shared.random.hex(6)}` });
+  return retrieveTarget;
+}
+
 function retrieveWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
   return t.api.retrieve(id, credentials(t, t.api, bad));
 }
 
-function removeWith(t: RuleContext, bad: BadCredential, id: string): Promise<ApiResponse> {
-  return t.api.remove(id, credentials(t, t.api, bad));
+/** The delete with a bad credential; `judge` reads the owner's retrieve its proof makes (WidgetApi.remove). */
+function removeWith(t: RuleContext, bad: BadCredential, id: string, judge?: (proof: ApiResponse) => void): Promise<ApiResponse> {
+  return t.api.remove(id, credentials(t, t.api, bad), judge);
 }
+
+/** The widget a 2xx answer shows, or undefined. */
+const body = (r: ApiResponse): Json | undefined => (r.status >= 200 && r.status < 300 ? (r.json as Json | undefined) : undefined);
+
 
 /** Skips a test whose credential variant cannot be made from the token under test. */
 async function skipIfInapplicable(t: RuleContext, bad: BadCredential): Promise<void> {
@@ -90,13 +123,12 @@ for (const bad of BAD_CREDENTIALS) {
 
   rule(bad.rule, `create with ${bad.label} answers an Error object with a 4xx`, async (t) => {
     await skipIfInapplicable(t, bad);
-    expectErrorObject(t, await createWith(t, bad, t.name()), `a create with ${bad.label}`);
+    expectErrorObject(t, (await createOnceWith(t, bad)).res, `a create with ${bad.label}`);
   });
 
   rule('AUTH-3', `a create refused for ${bad.label} creates nothing`, async (t) => {
     await skipIfInapplicable(t, bad);
-    const name = t.name();
-    const res = await createWith(t, bad, name);
+    const { name, res } = await createOnceWith(t, bad);
     // An accepted create is AUTH-1/AUTH-2's failure; this rule is about what a refusal leaves behind.
     if (res.status >= 200 && res.status < 300) return t.skip(`the create was not refused (answered ${res.status}); AUTH-1/AUTH-2 report that`);
     await expectNotListed(t, t.api, performance.now(), (w) => w.name === name, `no widget named ${preview(name)} after its create was refused with ${res.status}`, [res.exchange]);
@@ -104,7 +136,7 @@ for (const bad of BAD_CREDENTIALS) {
 
   rule('AUTH-4', `retrieve with ${bad.label} fails and does not reveal the widget`, async (t) => {
     await skipIfInapplicable(t, bad);
-    const widget = await createOrFail(t, { description: `secret ${t.random.hex(6)}` });
+    const widget = await widgetToRetrieve(t);
     const res = await retrieveWith(t, bad, widget.id);
     // Only text can be looked for: a name that is not a string (FMT-3's failure) would be turned
     // into text by includes(), which for an array nested 100,000 deep overflows the stack.
@@ -120,16 +152,24 @@ for (const bad of BAD_CREDENTIALS) {
   rule('AUTH-4', `delete with ${bad.label} fails and leaves the widget as it was`, async (t) => {
     await skipIfInapplicable(t, bad);
     const widget = await createOrFail(t);
-    // Compared with the owner's own retrieve just before, so that only the refused delete is judged.
-    const before = await t.api.retrieve(widget.id);
-    // A widget its owner cannot retrieve before anything acted on it is CRUD-4's, never this rule's.
-    requireRetrievable(t, t.api, widget.id, before, 'the owner\'s retrieve of the widget it just created');
-    const res = await removeWith(t, bad, widget.id);
-    const after = await t.api.retrieve(widget.id);
+    // Compared with the owner's own retrieve just before, so that only the refused delete is judged:
+    // the proof the delete is sent on (its retrieve in the owner's account, read first).
+    let before: ApiResponse | undefined;
+    const res = await removeWith(t, bad, widget.id, (proof) => {
+      before = proof;
+      // A widget its owner cannot retrieve before anything acted on it is CRUD-4's, never this rule's.
+      requireRetrievable(t, t.api, widget.id, proof, 'the owner\'s retrieve of the widget it just created');
+    });
+    if (before === undefined) throw new Error(`the delete with ${bad.label} was answered without the owner's proof being read: a problem of the suite (please report it)`);
+    // The owner's retrieve after it is the proof its own delete is sent on, when the widget is as it was.
+    const shownBefore = before;
+    const after = await retrieveRemovingIf(t.api, widget.id, (shown) => {
+      const [was, is] = [body(shownBefore), body(shown)];
+      return !(res.status >= 200 && res.status < 300) && was !== undefined && is !== undefined && differingFields(was, is).length === 0;
+    });
     // Gone after a refused delete: that delete's doing only if the owner's store keeps widgets (CRUD-4).
     if (!(res.status >= 200 && res.status < 300)) await requireKept(t, t.api, widget.id, after, `the owner's retrieve after the delete with ${bad.label} answered ${res.status}`);
-    const body = (r: ApiResponse): Json | undefined => (r.status >= 200 && r.status < 300 ? (r.json as Json | undefined) : undefined);
-    const [was, is] = [body(before), body(after)];
+    const [was, is] = [body(shownBefore), body(after)];
     const changed = was && is ? differingFields(was, is) : [];
     const refused = !(res.status >= 200 && res.status < 300);
     // A refused delete with the widget gone or changed is evidence only while the id names one widget (CRUD-3).

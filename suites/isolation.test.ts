@@ -4,7 +4,7 @@
  * creates its own widgets in the accounts it needs, and only ever deletes its own.
  */
 import type { WidgetApi } from '../src/harness/api.ts';
-import { createdWidget, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, sameDescription, type Json } from '../src/harness/checks.ts';
+import { createdWidget, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, retrieveRemovingIf, sameDescription, type Json } from '../src/harness/checks.ts';
 import { freshUnknownId } from '../src/harness/ids.ts';
 import { requireKept, requireRetrievable, requireSameWidget } from '../src/harness/prerequisites.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
@@ -96,7 +96,8 @@ rule('ISO-3', "the second account's delete of the first account's widget leaves 
   expect2xx(t, before, 'the owner\'s retrieve of the widget it just created');
   const was = jsonObject(t, before, 'the owner\'s widget');
   const del = await removeOrSkip(t, t.second, mine.id);
-  const after = await t.api.retrieve(mine.id);
+  // The owner's retrieve after it is the proof its own delete is sent on, when the widget is as it was.
+  const after = await retrieveRemovingIf(t.api, mine.id, (res) => res.status >= 200 && res.status < 300 && differingFields(was, (res.json ?? {}) as Json).length === 0);
   // A widget gone or changed is evidence of the other account's delete only while the id names one widget (CRUD-3).
   const changedOrGone = !(after.status >= 200 && after.status < 300) || differingFields(was, (after.json ?? {}) as Json).length > 0;
   if (changedOrGone) requireSameWidget(t, t.api, mine, after.json);

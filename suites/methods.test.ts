@@ -7,7 +7,7 @@
  * hide widgets, and another client may create one meanwhile). Without it, MAL-5 is judged on
  * the suite's own widget's URL (through the ledger's door, as a delete is).
  */
-import { createOrFail, describeDifferences, differingFields, expectNotListed, statusClass, type Json } from '../src/harness/checks.ts';
+import { createOrFail, describeDifferences, differingFields, expectNotListed, retrieveRemovingIf, statusClass, type Json } from '../src/harness/checks.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { requireKept, requireRetrievable } from '../src/harness/prerequisites.ts';
 import type { ApiResponse } from '../src/harness/api.ts';
@@ -45,7 +45,11 @@ for (const method of ['POST', 'PUT', 'PATCH'] as const) {
     const was = body(before);
     if (was === undefined) return t.skip(`the owner's retrieve of a widget just created answered ${before.status} (CRUD-4 judges that)`);
     const res = await t.api.sendUndefinedMethod(method, widget.id, { name: t.name(), description: 'after' });
-    const after = await t.api.retrieve(widget.id);
+    // The owner's retrieve after it is the proof its own delete is sent on, when the widget is as it was.
+    const after = await retrieveRemovingIf(t.api, widget.id, (shown) => {
+      const is = body(shown);
+      return is !== undefined && differingFields(was, is).length === 0;
+    });
     await requireKept(t, t.api, widget.id, after, `the owner's retrieve after ${method} /widgets/{id} answered ${res.status}`);
     const is = body(after);
     const changed = is === undefined ? [] : differingFields(was, is);

@@ -29,6 +29,8 @@ export interface CreateOptions {
   readonly contentType?: string | null;
   /** A raw body sent as it is, instead of the JSON of `body` (bytes that are not UTF-8 too: FMT-4); `body` still names the create in the journal. */
   readonly raw?: string | Buffer;
+  /** The Accept header instead of application/json; null sends none (a documented failure asked so: FMT-1, FMT-2). */
+  readonly accept?: string | null;
 }
 
 /** What the run hooks into every account's writes. */

@@ -142,7 +142,7 @@ export class WidgetApi {
     try {
       res = await this.authed(opts.auth, 'POST /widgets', (token) => {
         const door = (ticket ??= this.#door.openCreate(this.account, tagOf(body, this.ownership.isOurs)));
-        return this.writing(() => door.send({ credential: this.credential(opts.auth, token), contentType, ...(raw === undefined ? {} : { body: raw }) }));
+        return this.writing(() => door.send({ credential: this.credential(opts.auth, token), contentType, ...(raw === undefined ? {} : { body: raw }), ...(opts.accept === undefined ? {} : { accept: opts.accept }) }));
       });
     } catch (error) {
       // What the run recorded, said as it is: a create never sent (the client stopped, the
@@ -176,20 +176,54 @@ export class WidgetApi {
   async retrieve(id: string, auth?: AuthOverride, via: Reader = this.http): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'GET');
     const situation = credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
+    // Deleted (its DELETE answered 2xx) before this retrieve went out: a 404 or 410 now proves it gone, as the cleanup's own retrieve would.
+    const deletedBefore = !auth && this.ownership.get(this.account, id)?.deleted === true;
     const res = await this.authed(auth, `GET ${path}`, (token) => via.request('GET', path, { headers: this.headers(auth, {}, token), ...(auth?.query ? { query: auth.query } : {}) }), via);
     this.observe('retrieve', situation, res, { id });
     if (!auth) {
-      if (is2xx(res.status)) this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
-      else if (isGone(res.status)) this.ownership.sawAbsent(this.account, id);
+      // A 2xx body that is no widget (none, not JSON, no id) shows nothing at the id; another id's widget is one without the marker here.
+      if (is2xx(res.status)) {
+        if (idOf(res.json) === undefined) this.ownership.sawUnreadable(this.account, id);
+        else this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
+      } else if (isGone(res.status)) {
+        this.ownership.sawAbsent(this.account, id);
+        if (deletedBefore) this.ownership.provenGone(this.account, id);
+      }
     }
     return res;
   }
 
   /**
-   * DELETE /widgets/{id} (§4.4), sent only with proof that it cannot touch a widget the suite
-   * did not create (door.ts write); otherwise UnprovenDeleteError and nothing is sent.
+   * A retrieve of the account's own widget that is also the proof of its delete (door.ts judge):
+   * `judge` reads the answer as soon as it comes; unless it throws (then nothing is deleted, and
+   * the error is the caller's), the delete rule decides on that answer and the DELETE leaves on the
+   * same slot. One request fewer than a retrieve and a delete, each with its proof.
    */
-  async remove(id: string, auth?: AuthOverride): Promise<ApiResponse> {
+  async retrieveThenRemove(id: string, judge: (retrieved: ApiResponse) => void): Promise<{ readonly retrieved: ApiResponse; readonly removed: ApiResponse | UnprovenDeleteError }> {
+    let retrieved: ApiResponse | undefined;
+    try {
+      const removed = await this.remove(id, undefined, (res) => {
+        retrieved = res;
+        judge(res);
+      });
+      return { retrieved: retrieved!, removed };
+    } catch (error) {
+      if (!(error instanceof UnprovenDeleteError)) throw error;
+      // The rule refused before any retrieve (an earlier write to the id lost its answer): the caller's is sent now.
+      if (retrieved === undefined) {
+        retrieved = await this.retrieve(id);
+        judge(retrieved);
+      }
+      return { retrieved, removed: error };
+    }
+  }
+
+  /**
+   * DELETE /widgets/{id} (§4.4), sent only with proof that it cannot touch a widget the suite
+   * did not create (door.ts write); otherwise UnprovenDeleteError and nothing is sent. `judge`
+   * reads the proof's retrieve first (retrieveThenRemove).
+   */
+  async remove(id: string, auth?: AuthOverride, judge?: (proof: ApiResponse) => void): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
     let situation: string | undefined;
     // The write slot (WalkGate) is taken first, so that nothing holds the DELETE back once the door's retrieve is answered.
@@ -201,6 +235,7 @@ export class WidgetApi {
           method: 'DELETE',
           ...(auth ? { credential: this.credential(auth, token) } : {}),
           onSend: () => void (situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id)),
+          ...(judge ? { judge } : {}),
         }),
       ),
     );

@@ -47,6 +47,8 @@ export interface CreateRequest {
   /** The Content-Type header; null sends none. */
   readonly contentType: string | null;
   readonly body?: string | Buffer;
+  /** The Accept header instead of the client's application/json (null: none): a documented failure asked so (FMT-1, FMT-2). */
+  readonly accept?: string | null;
 }
 
 /** A create journalled as sent: its key pairs it with its outcome in the journal. */
@@ -95,6 +97,13 @@ export interface WidgetWrite {
   readonly extends?: string;
   /** Called just before the write is sent (the profile's situation, MAL-5's note that the widget was written). */
   readonly onSend?: () => void;
+  /**
+   * Reads the proof's retrieve in the account whose operation sends the write, as soon as it is
+   * answered, before the delete rule decides (a test's own retrieve of the widget: retrieve,
+   * judge, then write on this proof). What it throws ends the write unsent, and reaches the
+   * caller. It runs on the proof's slot, so it judges and sends nothing itself.
+   */
+  readonly judge?: (proof: ApiResponse) => void;
 }
 
 /** The answer of a proven write, or the delete rule's reason for not sending it. */
@@ -144,9 +153,9 @@ function queryProblem(query: Readonly<Record<string, string>> | undefined): stri
   return other.length === 0 ? undefined : `a write carries no query but a credential parameter (${[...CREDENTIAL_PARAMETERS].join(', ')}), not ${other.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`;
 }
 
-/** The headers of a write: its credential, and its body's media type. */
-function headersOf(credential: Credential, contentType: string | null): Record<string, string> {
-  return { ...(credential.authorization === null ? {} : { authorization: credential.authorization }), ...(contentType === null ? {} : { 'content-type': contentType }) };
+/** The headers of a write: its credential, its body's media type, and an Accept other than the client's when asked (null: none). */
+function headersOf(credential: Credential, contentType: string | null, accept?: string | null): Record<string, string | null> {
+  return { ...(credential.authorization === null ? {} : { authorization: credential.authorization }), ...(contentType === null ? {} : { 'content-type': contentType }), ...(accept === undefined ? {} : { accept }) };
 }
 
 class LedgerDoor implements Door {
@@ -183,7 +192,7 @@ class LedgerDoor implements Door {
             : queryProblem(request.credential.query);
         if (problem !== undefined) return Promise.reject(new Error(`${method} /widgets refused: ${problem}`));
         const { query } = request.credential;
-        return writer.send({ method, path: '/widgets', headers: headersOf(request.credential, request.contentType), ...(query === undefined ? {} : { query }), ...(request.body === undefined ? {} : { body: request.body }) });
+        return writer.send({ method, path: '/widgets', headers: headersOf(request.credential, request.contentType, request.accept), ...(query === undefined ? {} : { query }), ...(request.body === undefined ? {} : { body: request.body }) });
       },
     });
   }
@@ -208,7 +217,12 @@ class LedgerDoor implements Door {
         : owner === undefined ? { kind: 'any-account', last: w.account } : { kind: 'own', account: owner };
       const verdict = await writeVerdict(ownership, w.id, proof, {
         accounts: this.#accounts.names(),
-        retrieve: (account, id) => this.#accounts.retrieve(account, id, lane),
+        // The proof's retrieve of the write's own id in its own account is the one a test may judge first (judge).
+        retrieve: async (account, id) => {
+          const proof = await this.#accounts.retrieve(account, id, lane);
+          if (account === w.account && id === w.id) w.judge?.(proof);
+          return proof;
+        },
       });
       if (!verdict.send) return { refused: verdict };
       // The credential the proof covers: the owner's own as it stands after its retrieve (a renewed token included).

@@ -24,7 +24,7 @@ export class ProfileObserver {
     const observe = this.hooks.observe;
     if (!observe) return;
     try {
-      observe({ op, situation, status: res.status, headers: res.headers, json: res.json, ...(res.jsonError === undefined ? {} : { jsonError: res.jsonError }), exchange: res.exchange, ...extra });
+      observe({ op, situation, status: res.status, headers: res.headers, json: res.json, ...(res.jsonError === undefined ? {} : { jsonError: res.jsonError }), ...(res.truncated ? { truncated: true as const } : {}), exchange: res.exchange, ...extra });
     } catch {
       // Recording must never change what a check sees.
     }

@@ -18,7 +18,13 @@ export type Sighting =
   /** A widget without the marker (or another id's widget) is shown at the id. */
   | 'unmarked'
   /** A retrieve answered 404 or 410 (ledger.ts isGone): nothing at that id in this account's view. */
-  | 'absent';
+  | 'absent'
+  /**
+   * A retrieve answered 2xx with a body that is not a widget at all (none, not JSON, no id): it
+   * shows nothing, marked or not. Never read as a widget without the marker: a server answering
+   * 204 with no body at an unknown id has shown no other widget there.
+   */
+  | 'unreadable';
 
 /** One id the suite holds in an account, and what became of it; changed only by Ownership's named operations (a Claim is read-only outside). */
 interface ClaimState {
@@ -500,6 +506,17 @@ export class Ownership {
   /** Records that one list page showed the id more than once: which entry is the widget at it is unknown. */
   listedTwice(account: string, id: string): void {
     if (this.state(account, id)) this.contradict(account, id, 'one list page showed the id more than once');
+  }
+
+  /**
+   * Records that a retrieve (own token) answered 2xx with a body that is no widget (see Sighting
+   * 'unreadable'): nothing is learnt of what stands at the id, so no contradiction is drawn from it.
+   */
+  sawUnreadable(account: string, id: string): void {
+    const claim = this.state(account, id);
+    // At an id that is not the run's, the answer still counts as something there (lookalikes): as before.
+    if (!claim) return this.saw(account, id, undefined, 'retrieve');
+    claim.sighting = 'unreadable';
   }
 
   /** Records that a retrieve (own token) found nothing at an id. */

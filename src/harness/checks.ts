@@ -25,12 +25,7 @@ export function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-/** True for `application/json`, with any parameters (RFC 9110 §8.3.1: type and subtype are case-insensitive). */
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
-  const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
-  return mediaType === 'application/json';
-}
+export { isJsonMediaType } from './exchange-checks.ts';
 
 /** Fails unless the status is 2xx. */
 export function expect2xx(t: RuleContext, res: Pick<Answer, 'status' | 'exchange'>, action: string): void {
@@ -41,8 +36,8 @@ export function expect2xx(t: RuleContext, res: Pick<Answer, 'status' | 'exchange
   }));
 }
 
-/** The parsed JSON body; fails when the body is not JSON. */
-export function jsonBody(t: RuleContext, res: Answer, what: string): unknown {
+/** The parsed JSON body; fails when the body is not JSON (an answer that keeps no body is only checked). */
+export function jsonBody(t: RuleContext, res: Pick<Answer, 'jsonError' | 'exchange'> & { readonly json?: unknown }, what: string): unknown {
   t.check(res.jsonError === undefined, () => ({
     expected: `${what} as a JSON body`,
     received: res.jsonError ?? '',
@@ -52,7 +47,7 @@ export function jsonBody(t: RuleContext, res: Answer, what: string): unknown {
 }
 
 /** The body as a JSON object; fails when it is not one. */
-export function jsonObject(t: RuleContext, res: ApiResponse, what: string): Json {
+export function jsonObject(t: RuleContext, res: Answer, what: string): Json {
   const body = jsonBody(t, res, what);
   t.check(body !== null && typeof body === 'object' && !Array.isArray(body), () => ({
     expected: `${what} as a JSON object`,
@@ -85,7 +80,7 @@ export function expectNoIssues(t: RuleContext, name: SchemaName, issues: readonl
  * A documented failure (§7): a 4xx (never 2xx, never 5xx) with an Error object body.
  * `action` says what was refused, e.g. "a create without name".
  */
-export function expectErrorObject(t: RuleContext, res: ApiResponse, action: string): Json {
+export function expectErrorObject(t: RuleContext, res: Answer, action: string): Json {
   t.check(res.status >= 400 && res.status < 500, () => ({
     expected: `a 4xx status for ${action}`,
     received: `${res.status} (${statusClass(res.status)})`,
@@ -248,6 +243,30 @@ export async function expectNotListed(
 }
 
 export { describeDifferences, differingFields, sameDescription, sameInstant, WIDGET_FIELDS } from './differ.ts';
+
+/** Thrown by retrieveRemovingIf's judge when the widget is not to be deleted on this retrieve. */
+class NotRemoved extends Error {
+  constructor(readonly shown: ApiResponse) {
+    super('not deleted on this retrieve: the test judges it');
+  }
+}
+
+/**
+ * The owner's retrieve of its own widget, which is also the proof the widget's delete is sent on
+ * (WidgetApi.retrieveThenRemove) when `holds` says the test is done with it (the widget as
+ * expected); otherwise nothing is deleted (the cleanup, or --keep-failing, sees to it) and the
+ * test judges the answer returned. What `holds` throws ends the test, nothing deleted.
+ */
+export async function retrieveRemovingIf(api: WidgetApi, id: string, holds: (res: ApiResponse) => boolean): Promise<ApiResponse> {
+  try {
+    return (await api.retrieveThenRemove(id, (res) => {
+      if (!holds(res)) throw new NotRemoved(res);
+    })).retrieved;
+  } catch (error) {
+    if (error instanceof NotRemoved) return error.shown;
+    throw error;
+  }
+}
 
 /**
  * A delete with another account's credentials, or a skip when the suite cannot prove it touches

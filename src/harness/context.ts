@@ -12,7 +12,7 @@ import { clientOptions } from '../http/client-options.ts';
 import { HttpClient } from '../http/client.ts';
 import { Ownership } from '../client/ownership.ts';
 import { Journal, readJournal } from '../client/ledger.ts';
-import { deleteAllHeld } from '../client/sweep.ts';
+import { deleteAllHeld, proveAllGone } from '../client/sweep.ts';
 import { markRefusedBeyondBudget, markTokenRejected, recordToken } from './worker-to-runner.ts';
 import { commandRunner } from './renewal.ts';
 import { TokenSource } from '../client/token-source.ts';
@@ -22,6 +22,10 @@ import { WalkGate } from './walk-gate.ts';
 import { Snapshots } from './snapshots.ts';
 import { ProfileTally } from '../report/profile-facts.ts';
 import { noteDeleteSent } from './prerequisites.ts';
+import { RequestTally } from './request-tally.ts';
+import { TestScopes } from './test-scope.ts';
+import { ExchangeRegistry } from './exchange-checks.ts';
+import { idOf } from '../client/api.ts';
 
 export interface RunContext {
   /** Unique per worker: names the worker's stats file (random, not from --seed: it shapes no request). */
@@ -38,6 +42,12 @@ export interface RunContext {
   readonly ownership: Ownership;
   /** What every answer showed of the choices the spec leaves open (report/profile-facts.ts): recorded, never judged. */
   readonly profile: ProfileTally;
+  /** Which test sent which request (request-tally.ts): accounting only. */
+  readonly tally: RequestTally;
+  /** The test whose code is running, in each async context (test-scope.ts). */
+  readonly scopes: TestScopes;
+  /** The format rules' checks of every documented answer, and the answers they keep (exchange-checks.ts). */
+  readonly exchanges: ExchangeRegistry;
 }
 
 const KEY = Symbol.for('widget-conformance.run-context');
@@ -61,6 +71,9 @@ export function runContext(): RunContext {
   const existing = holder[KEY];
   if (existing) return existing;
   const s = settings();
+  const scopes = new TestScopes();
+  const tally = new RequestTally(scopes);
+  const exchanges = new ExchangeRegistry(scopes);
   const http = new HttpClient({
     ...clientOptions(s, {
       baseUrl: s.baseUrl,
@@ -73,6 +86,7 @@ export function runContext(): RunContext {
     // Refusals past the wait budget: the client has stopped, each test after ends with a
     // RateLimitError the report counts as not run, and the runner says why in one line (exit 3).
     onRefusedBeyondBudget: (message) => markRefusedBeyondBudget(s.statsDir, message),
+    onSent: (_method, url) => tally.sent(url),
   });
   // Once the run is interrupted nothing new is created, so what the final sweep finds is all there is.
   const beforeCreate = (): void => {
@@ -92,11 +106,19 @@ export function runContext(): RunContext {
     write: <T>(send: () => Promise<T>) => gate.write(send),
     // One worker runs every suite file (run-vitest.ts), so this gate holds back every write of the run.
     quiet: <T>(run: () => Promise<T>) => gate.quiet(run),
-    observe: (o: Parameters<ProfileTally['observe']>[0]) => {
-      profile.observe(o);
+    // Each reader of an answer on its own: one that throws keeps none of the others from it.
+    observe: (o: Parameters<ProfileTally['observe']>[0]) => observeEach([
+      // The test that created a widget is charged with its cleanup (request-tally.ts).
+      () => {
+        const id = o.op === 'create' && o.status >= 200 && o.status < 300 ? idOf(o.json) : undefined;
+        if (id !== undefined) tally.created(id);
+      },
+      () => profile.observe(o),
+      // Every documented answer is judged by the format rules, whichever test got it.
+      () => exchanges.observe(o),
       // Which ids a DELETE went out for: a widget no delete touched and its owner cannot retrieve is lost (CRUD-4).
-      noteDeleteSent(o);
-    },
+      () => noteDeleteSent(o),
+    ]),
     unsent: (u: Parameters<ProfileTally['unsent']>[0]) => profile.unsent(u),
   };
   // The journal's inventory and contradictions so far (the runner took the inventory before any worker started).
@@ -114,12 +136,30 @@ export function runContext(): RunContext {
     { name: 'primary', token: source(s.token, s.tokenCommand, '--token-command', 'primary') },
     ...(s.secondToken ? [{ name: 'second', token: source(s.secondToken, s.secondTokenCommand, '--second-token-command', 'second') }] : []),
   ], hooks, { allowCollectionWrites: s.allowCollectionWrites }) as [WidgetApi, WidgetApi | undefined];
-  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile };
+  const ctx: RunContext = { id: randomUUID(), settings: s, http, primary, ...(second ? { second } : {}), snapshots: new Snapshots(s.maxWidgets, gate), gate, ownership, profile, tally, scopes, exchanges };
   holder[KEY] = ctx;
   return ctx;
 }
 
-/** Deletes every widget this worker holds and has not yet seen deleted (with proof first, see ownership.ts). */
+/** Runs each reader of an observation; what one throws is dropped (recording never changes what a check sees). */
+function observeEach(readers: ReadonlyArray<() => void>): void {
+  for (const read of readers) {
+    try {
+      read();
+    } catch {
+      // The next reader still reads.
+    }
+  }
+}
+
+/**
+ * Deletes every widget this worker holds and has not yet seen deleted (with proof first, see
+ * ownership.ts), and proves gone those the tests deleted themselves (a retrieve answering 404 or
+ * 410, journalled): here, so that the requests are counted for the test that made each widget
+ * (request-tally.ts), and the runner's final cleanup finds them proven already.
+ */
 export async function deleteCreated(ctx: RunContext): Promise<void> {
-  await deleteAllHeld([ctx.primary, ...(ctx.second ? [ctx.second] : [])]);
+  const accounts = [ctx.primary, ...(ctx.second ? [ctx.second] : [])];
+  await deleteAllHeld(accounts);
+  await proveAllGone(accounts);
 }

@@ -4,6 +4,11 @@
  * a widget (a per-account map created on first write, a lookup without a default) fails here,
  * where the tests, which all create first, never look. The answers are left in the run's stats
  * folder; PAGE-6, CRUD-5 and DEL-3 judge them (suites/first-contact.test.ts).
+ *
+ * No body goes into the file: each answer is reduced as it arrives to what those rules read, its
+ * status and exchange and the schema issues of its whole body as received (checked here, with the
+ * checks the rules would run). A server may pad every list to the body cap, and a body written
+ * to the file and parsed again in the worker would cost several times the cap in both threads.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,19 +16,35 @@ import type { WidgetApi } from '../client/api.ts';
 import { TransportError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../shared/exchange.ts';
-import { parseJsonBody } from '../http/parse.ts';
+import { checkSchema, pageEnvelope, type SchemaIssue } from '../schema.ts';
 import { foreignId } from './ids.ts';
 import type { SeededRandom } from './random.ts';
 
-/** One answer as the tests judge it: already redacted (an Exchange always is). */
+/** A schema check made on a body as received: its issues, and how many there were. */
+export interface Checked {
+  readonly issues: readonly SchemaIssue[];
+  readonly total: number;
+}
+
+/** What the rules hold a body to, checked on the whole body as it arrived (absent when it is not JSON). */
+export interface BodyChecks {
+  /** A list's own fields (schema.ts pageEnvelope) against the page schema. */
+  readonly page?: Checked;
+  /** A list's first item that is no Widget, by its index in `data`, with its issues against the widget schema. */
+  readonly widget?: Checked & { readonly index: number };
+  /** A retrieve's body against the error schema. */
+  readonly error?: Checked;
+}
+
+/** One answer as the tests judge it: already redacted (an Exchange always is), its body reduced to its checks. */
 export interface FirstAnswer {
   readonly status: number;
-  /** Undefined when the body was not JSON (lost in the file, as JSON has no undefined). */
-  readonly json: unknown;
+  /** Why the body is not JSON, when it is not. */
   readonly jsonError?: string;
   /** The body was larger than the cap: only its prefix was read (PAGE-1 judges an over-cap page). */
   readonly truncated?: true;
   readonly exchange: Exchange;
+  readonly checks: BodyChecks;
 }
 
 /** A request that was sent and got no complete answer: the client's message (redacted), e.g. a timeout. */
@@ -43,25 +64,15 @@ export interface FirstContact {
 
 const FILE = 'first-contact.json';
 
-/**
- * One answer as the file keeps it: the body's text, never its parsed value. JSON.stringify
- * recurses once per level of nesting, so a server's value nested 100,000 deep would end the run
- * in a RangeError here; the text is a flat string of bounded length (the body cap), and parsing
- * it again (readFirstContact: V8's JSON.parse does not recurse) gives the value the rules judge.
- */
-interface StoredAnswer extends Omit<FirstAnswer, 'json'> {
-  /** The body as read; absent when it was not JSON (jsonError says why). */
-  readonly text?: string;
-}
+type Answer = Pick<ApiResponse, 'status' | 'json' | 'jsonError' | 'truncated' | 'exchange'>;
 
-interface StoredContact {
+/** The answers of one account as they came, before they are reduced. */
+export interface ContactAnswers {
   readonly account: string;
-  readonly list: StoredAnswer | NoAnswer;
-  readonly retrieve: StoredAnswer | NoAnswer;
-  readonly remove?: StoredAnswer | NoAnswer;
+  readonly list: Answer | NoAnswer;
+  readonly retrieve: Answer | NoAnswer;
+  readonly remove?: Answer | NoAnswer;
 }
-
-type Answer = Pick<ApiResponse, 'status' | 'text' | 'jsonError' | 'truncated' | 'exchange'>;
 
 /** True for a recorded answer, false for a request that got none. */
 export function answered<T extends object>(a: T | NoAnswer): a is T {
@@ -80,43 +91,48 @@ async function answerOrSilence(send: () => Promise<ApiResponse>): Promise<ApiRes
   }
 }
 
-const stored = (a: Answer | NoAnswer): StoredAnswer | NoAnswer => (!answered(a) ? { noAnswer: a.noAnswer } : storedAnswer(a));
-
-const storedAnswer = (res: Answer): StoredAnswer => ({
-  status: res.status,
-  ...(res.jsonError === undefined ? { text: res.text } : { jsonError: res.jsonError }),
-  ...(res.truncated ? { truncated: true as const } : {}),
-  exchange: res.exchange,
-});
-
-/** An answer as the rules read it: the body parsed again from its text (only ever text that parsed when it arrived). */
-function answerOf(a: StoredAnswer | NoAnswer): FirstAnswer | NoAnswer {
-  if (!answered(a)) return { noAnswer: a.noAnswer };
-  const { text, ...rest } = a;
-  if (text === undefined) return { ...rest, json: undefined };
-  const { json, jsonError } = parseJsonBody(Buffer.from(text, 'utf8'));
-  return { ...rest, json, ...(jsonError === undefined ? {} : { jsonError }) };
+/** The checks the rules run on a list's body: the page's own fields, then its items one by one until one is no Widget. */
+function listChecks(json: unknown): BodyChecks {
+  const page = checkSchema('page', pageEnvelope(json));
+  if (page.total > 0) return { page };
+  const items = (json as { data: unknown[] }).data;
+  for (const [index, item] of items.entries()) {
+    const widget = checkSchema('widget', item);
+    if (widget.total > 0) return { page, widget: { ...widget, index } };
+  }
+  return { page };
 }
 
-/** The first-contact file's text for these answers: flat whatever the server sent (no parsed value is serialised). */
-export function firstContactText(contacts: ReadonlyArray<{ account: string; list: Answer | NoAnswer; retrieve: Answer | NoAnswer; remove?: Answer | NoAnswer }>): string {
-  const records: StoredContact[] = contacts.map((c) => ({
+/** The checks the rules run on a retrieve's body: an Error object. */
+const errorChecks = (json: unknown): BodyChecks => ({ error: checkSchema('error', json) });
+
+/** The answer as the file keeps it: the body's checks in place of the body (none for an answer whose body no rule reads). */
+function reduced(a: Answer | NoAnswer, checksOf?: (json: unknown) => BodyChecks): FirstAnswer | NoAnswer {
+  if (!answered(a)) return { noAnswer: a.noAnswer };
+  const judged = checksOf !== undefined && a.jsonError === undefined;
+  return {
+    status: a.status,
+    ...(a.jsonError === undefined ? {} : { jsonError: a.jsonError }),
+    ...(a.truncated ? { truncated: true as const } : {}),
+    exchange: a.exchange,
+    checks: judged ? checksOf(a.json) : {},
+  };
+}
+
+/** The first-contact file's text for these answers: flat and bounded whatever the server sent (no body is kept). */
+export function firstContactText(contacts: readonly ContactAnswers[]): string {
+  const records: FirstContact[] = contacts.map((c) => ({
     account: c.account,
-    list: stored(c.list),
-    retrieve: stored(c.retrieve),
-    ...(c.remove ? { remove: stored(c.remove) } : {}),
+    list: reduced(c.list, listChecks),
+    retrieve: reduced(c.retrieve, errorChecks),
+    ...(c.remove ? { remove: reduced(c.remove) } : {}),
   }));
   return JSON.stringify(records);
 }
 
-/** The answers a first-contact file's text holds, parsed as the rules read them. */
+/** The answers a first-contact file's text holds, as the rules read them. */
 export function parseFirstContact(text: string): FirstContact[] {
-  return (JSON.parse(text) as StoredContact[]).map((c) => ({
-    account: c.account,
-    list: answerOf(c.list),
-    retrieve: answerOf(c.retrieve),
-    ...(c.remove ? { remove: answerOf(c.remove) } : {}),
-  }));
+  return JSON.parse(text) as FirstContact[];
 }
 
 /**
@@ -124,19 +140,20 @@ export function parseFirstContact(text: string): FirstContact[] {
  * touched), and records the answers in `dir`. The ids come from `random` (the run seed's stream).
  */
 export async function recordFirstContact(accounts: readonly WidgetApi[], dir: string, random: SeededRandom): Promise<void> {
-  const contacts: Parameters<typeof firstContactText>[0][number][] = [];
+  const contacts: FirstContact[] = [];
   for (const api of accounts) {
-    // A bounded prefix of a page over the body cap, as the probe reads it: judged by the rules, never a reason to stop the run.
-    const list = await answerOrSilence(() => api.list({ keepPrefix: true }));
+    // A bounded prefix of a page over the body cap, as the probe reads it: judged by the rules, never
+    // a reason to stop the run. Each answer is reduced as it arrives: no two whole bodies are held at once.
+    const list = reduced(await answerOrSilence(() => api.list({ keepPrefix: true })), listChecks);
     const id = foreignId(random);
-    const retrieve = await answerOrSilence(() => api.retrieve(id));
+    const retrieve = reduced(await answerOrSilence(() => api.retrieve(id)), errorChecks);
     // The delete goes out only once the retrieve showed the made-up id absent (WidgetApi.remove's proof).
     const absent = answered(retrieve) && retrieve.status >= 400 && retrieve.status < 500;
     if (absent) api.ownership.addMadeUp(id);
-    const remove = absent ? await answerOrSilence(() => api.remove(id)) : undefined;
+    const remove = absent ? reduced(await answerOrSilence(() => api.remove(id))) : undefined;
     contacts.push({ account: api.account, list, retrieve, ...(remove ? { remove } : {}) });
   }
-  writeFileSync(join(dir, FILE), firstContactText(contacts));
+  writeFileSync(join(dir, FILE), JSON.stringify(contacts));
 }
 
 /** The first-contact answers of the run, or undefined when the runner recorded none. */

@@ -8,6 +8,7 @@ import type { Rule } from '../rules.ts';
 import type { FailureDetail } from './failure.ts';
 import type { SeededRandom } from './random.ts';
 import type { SuiteSettings } from './settings.ts';
+import type { ExchangeRegistry } from './exchange-checks.ts';
 
 /** What a rule test gets: the accounts, the settings, and the means to fail with a full message. */
 export interface RuleContext {
@@ -30,6 +31,13 @@ export interface RuleContext {
   name(): string;
   /** The test's random choices, from the run seed and its title (random.ts): a rerun with the seed draws the same. */
   readonly random: SeededRandom;
+  /**
+   * The name and random choices of the `n`-th thing several tests share (a widget one of them
+   * makes for all), under the rule that names it (default this test's): the same whichever test
+   * makes it, so a rerun with the seed sends the same; its number is below any test's own names'
+   * (rule.ts nameNumber).
+   */
+  shared(n: number, ruleId?: string): { readonly name: string; readonly random: SeededRandom };
   /** Records a note on the test (an annotation the runner reads back): e.g. how many property runs completed (`runs`). */
   annotate(message: string, type: string): Promise<void>;
   /** Fails the rule with the expectation beside what was received. */
@@ -57,4 +65,6 @@ export interface RuleContext {
    * a walk it judges): under --keep-failing, a failure keeps the run's own among them in place.
    */
   uses(ids: Iterable<string>): void;
+  /** The documented answers the run recorded, and the one request for a situation nobody exercised (exchange-checks.ts). */
+  readonly exchanges: Pick<ExchangeRegistry, 'recorded' | 'exercise'>;
 }

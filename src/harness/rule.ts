@@ -44,7 +44,8 @@ function slotOf(id: string, title: string): number {
 }
 
 /**
- * The number of a test's `count`-th name (1-based): unique among the names of the run's tests. Six
+ * The number of a test's `count`-th name (1-based): unique among the names of the run's tests, and
+ * at least NAME_SLOTS, above the numbers of what several tests share (RuleContext.shared). Six
  * digits keep a name within 32 characters: a test may make 9,999 names so (a property run with a
  * --runs in the thousands makes more, and its later names are longer).
  */
@@ -80,7 +81,9 @@ export function rule(id: string, title: string, body: (t: RuleContext) => Promis
       // Widgets told apart by id are the ground most checks stand on: once the server gave two
       // live widgets one id, a failure may come from that alone, and CRUD-3 explains it (for the
       // rules that declare it: explainedBy reads the catalogue).
-      await (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t)));
+      // Whatever the body causes runs in the test's scope: its requests are counted for it, and
+      // the checks registered per exchange give it what they find (test-scope.ts).
+      await run.scopes.run({ title: `${id} ${title}`, rule: id, evidence: t.evidence }, () => (!run.ownership ? body(t) : explainedByWhen(() => run.ownership.repeated, ['CRUD-3'], r, () => body(t))));
       concludeObserved(observed);
     } catch (error) {
       if (error instanceof InconclusiveError) throw undeclared(r, error) ?? error;
@@ -195,6 +198,11 @@ export function makeRuleContext(r: Rule, run: RunContext, test: TestSlot): RuleC
     },
     name: () => `${s.marker} ${r.id} ${nameNumber((names += 1), slot)}`,
     random: SeededRandom.of(s.seed, title),
+    shared: (n, ruleId = r.id) => {
+      if (!Number.isInteger(n) || n < 0 || n >= NAME_SLOTS) throw new Error(`${r.id}: a shared name's number is from 0 to ${NAME_SLOTS - 1}, got ${n}`);
+      const owner = ruleById(ruleId).id;
+      return { name: `${s.marker} ${owner} ${n}`, random: SeededRandom.of(s.seed, `${owner} shared ${n}`) };
+    },
     annotate: async (message, type) => void (await annotate(message, type)),
     fail,
     evidence(ruleId: string, detail: FailureDetail): void {
@@ -212,6 +220,7 @@ export function makeRuleContext(r: Rule, run: RunContext, test: TestSlot): RuleC
     uses: (ids) => {
       for (const id of ids) used.add(id);
     },
+    exchanges: run.exchanges,
   };
 }
 

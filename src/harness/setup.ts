@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach } from 'vitest';
 import { consoleSafe } from '../report/console.ts';
 import { deleteCreated, perWorker, runContext } from './context.ts';
-import { heldFile, profileFile, recordLiveRequests, statsFile } from './worker-to-runner.ts';
+import { heldFile, profileFile, recordLiveRequests, requestsFile, statsFile } from './worker-to-runner.ts';
 import { registerCommandRunner } from './renewal.ts';
 import { runTokenCommand } from '../client/token-command.ts';
 
@@ -57,4 +57,5 @@ afterAll(async () => {
   writeFileSync(statsFile(ctx.settings.statsDir, ctx.id), JSON.stringify(ctx.http.stats));
   writeFileSync(heldFile(ctx.settings.statsDir, ctx.id), JSON.stringify(ctx.ownership.outstanding()));
   writeFileSync(profileFile(ctx.settings.statsDir, ctx.id), JSON.stringify(ctx.profile.data));
+  writeFileSync(requestsFile(ctx.settings.statsDir, ctx.id), JSON.stringify(ctx.tally.data));
 });

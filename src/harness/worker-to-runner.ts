@@ -6,10 +6,12 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Claim } from '../client/ownership.ts';
+import type { RequestTallyData } from './request-tally.ts';
 
 const STATS = '.stats.json';
 const HELD = '.held.json';
 const PROFILE = '.profile.json';
+const REQUESTS = '.requests.json';
 
 /** The stats file of one worker. */
 export function statsFile(dir: string, worker: string): string {
@@ -29,6 +31,17 @@ function readAll<T>(dir: string, suffix: string): T[] {
 /** The profile tally file of one worker (report/profile-facts.ts). */
 export function profileFile(dir: string, worker: string): string {
   return join(dir, `${worker}${PROFILE}`);
+}
+
+/** The file of one worker's requests by test (request-tally.ts). */
+export function requestsFile(dir: string, worker: string): string {
+  return join(dir, `${worker}${REQUESTS}`);
+}
+
+/** Every worker's requests by test, with the worker's name (the file's). */
+export function readRequestTallies(dir: string): Array<{ worker: string; tally: RequestTallyData }> {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith(REQUESTS)).map((f) => ({ worker: f.slice(0, -REQUESTS.length), tally: JSON.parse(readFileSync(join(dir, f), 'utf8')) as RequestTallyData }));
 }
 
 /** Every worker's profile tally. */

@@ -9,7 +9,7 @@
  * holds back every request, the budget and the give-up rule end the same way): one class
  * keeps them in one place. One exchange on one connection, its body read up to the cap, is
  * transport.ts; a transport failure in words, transport-errors.ts; the bytes made an answer
- * (decoded, parsed, recorded), answer.ts.
+ * (decoded, parsed, recorded), answer.ts; how many large bodies are held at once, large-bodies.ts.
  */
 import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
 import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from './answer.ts';
@@ -18,7 +18,8 @@ import { Limiter } from './limiter.ts';
 import { Pacer } from './pacer.ts';
 import { readRateHint } from './rate-headers.ts';
 import { parseRetryAfter } from './parse.ts';
-import { collectGarbageIfLarge } from './memory-valve.ts';
+import { LARGE_BODY_BYTES, LargeBodies, type BodyPass } from './large-bodies.ts';
+import { TimeBox } from './time-box.ts';
 import { Redactor } from '../shared/redact.ts';
 import { secretHeaderSet } from '../shared/header-secrecy.ts';
 import { mergeHeaders } from './headers.ts';
@@ -86,13 +87,6 @@ export const KEEP_ALIVE_HINT_MARGIN_MS = 2_000;
 /** Methods sent a second time when the connection was lost before any answer: repeating them cannot repeat an effect. */
 const REPEATABLE_METHODS: ReadonlySet<string> = new Set(['GET']);
 
-/**
- * Bodies larger than this are decoded and parsed one at a time. Each costs several times its
- * size while it is decoded and parsed, so a server that pads every answer to the cap would
- * otherwise multiply that by --concurrency; small bodies never wait.
- */
-export const LARGE_BODY_BYTES = 1024 * 1024;
-
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly timeoutMs: number;
@@ -128,14 +122,20 @@ export interface ClientOptions {
   readonly deadline?: number;
   /** Called once when the target refused requests (429/503) past the wait budget and the client stopped: the run has no verdict. */
   readonly onRefusedBeyondBudget?: (message: string) => void;
+  /**
+   * Called as each request goes out (every attempt, as `stats.requests` counts it), in the async
+   * context of the code that asked for it: the harness tells by it which test sent what
+   * (harness/request-tally.ts). Accounting only: what it throws is ignored.
+   */
+  readonly onSent?: (method: string, url: string) => void;
 }
 
 /** What a read (GET, HEAD, OPTIONS) carries besides its method and path: no body. */
 export interface RequestOptions {
   /** Query parameters, appended in order. */
   readonly query?: Readonly<Record<string, string>>;
-  /** Extra or overriding headers (e.g. authorization). */
-  readonly headers?: Readonly<Record<string, string>>;
+  /** Extra or overriding headers (e.g. authorization); null sends none of that name (e.g. no Accept). */
+  readonly headers?: Readonly<Record<string, string | null>>;
   /**
    * A body over the cap is answered with the prefix read (flagged `truncated`) instead of a
    * TransportError: a list page can still be judged from it (json-prefix.ts counts its items).
@@ -152,7 +152,8 @@ export interface BoundRequest {
   readonly method: string;
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Null sends no header of that name (the client's default Accept, for one). */
+  readonly headers: Readonly<Record<string, string | null>>;
   /** A raw body, sent as it is. */
   readonly body?: string | Buffer;
 }
@@ -215,7 +216,7 @@ interface Outbound {
 interface Attempt {
   readonly method: string;
   readonly url: string;
-  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly headers: Readonly<Record<string, string | null>> | undefined;
   readonly body: string | Buffer | undefined;
   readonly prefixOverCap: boolean;
   readonly write: boolean;
@@ -239,8 +240,8 @@ export class HttpClient implements Reader {
   readonly #wire: Wire;
   readonly #wireWriter: WireWriter;
   private readonly limiter: Limiter;
-  /** One large body decoded and parsed at a time (see LARGE_BODY_BYTES). */
-  private readonly largeBodies = new Limiter(1);
+  /** Large bodies read, decoded and parsed one at a time (large-bodies.ts). */
+  private readonly largeBodies = new LargeBodies();
   private readonly maxResponseBytes: number;
   private readonly rateLimitBudgetMs: number;
   private failuresInARow = 0;
@@ -525,13 +526,6 @@ export class HttpClient implements Reader {
     return undefined;
   }
 
-  /** This request's timeout: --timeout, shortened so the request cannot run past the run's deadline. */
-  private timeBox(): { ms: number; byDeadline: boolean } {
-    const { deadline, timeoutMs } = this.options;
-    if (deadline === undefined || deadline - Date.now() >= timeoutMs) return { ms: timeoutMs, byDeadline: false };
-    return { ms: Math.max(1, deadline - Date.now()), byDeadline: true };
-  }
-
   /** A transport failure, counted towards giving the target up. */
   private transportFailure(method: string, shownUrl: string, reason: string, elapsedMs: number, overCap = false): TransportError {
     this.failuresInARow += 1;
@@ -550,15 +544,32 @@ export class HttpClient implements Reader {
     const out: Outbound = { method, url, shownUrl, headers: this.requestHeaders(attempt.headers), body: attempt.body, prefixOverCap: attempt.prefixOverCap, write: attempt.write };
     const request = this.recordedRequest(out);
     const startedAt = new Date().toISOString();
-    this.counts.requests += 1;
+    this.counted(method, url);
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
-    const raw = await this.sendInTime(out, elapsed);
-    return this.answerOf(raw, out, { request, startedAt, elapsed, redactor: this.redactor, maxResponseBytes: this.maxResponseBytes });
+    const pass = this.largeBodies.claim();
+    let raw: RawResponse | undefined;
+    try {
+      raw = await this.sendInTime(out, elapsed, pass);
+      return await this.answerOf(raw, out, { request, startedAt, elapsed, redactor: this.redactor, maxResponseBytes: this.maxResponseBytes }, pass);
+    } finally {
+      // A read that failed after its pass was entered may have read up to the cap: counted so.
+      pass.leave(raw?.bytes.length ?? this.maxResponseBytes);
+    }
+  }
+
+  /** One request sent: counted, and told to the accounting hook (which may not change anything: its errors are ignored). */
+  private counted(method: string, url: string): void {
+    this.counts.requests += 1;
+    try {
+      this.options.onSent?.(method, url);
+    } catch {
+      // Accounting never costs a request its answer.
+    }
   }
 
   /** The client's own headers, then --header, then the request's: of two with the same name the later wins. */
-  private requestHeaders(own: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  private requestHeaders(own: Readonly<Record<string, string | null>> | undefined): Record<string, string> {
     return mergeHeaders(
       {
         accept: 'application/json',
@@ -593,19 +604,21 @@ export class HttpClient implements Reader {
    * more); a failure is a TransportError, counted towards giving the target up unless the body
    * was over the cap.
    */
-  private async sendInTime(out: Outbound, elapsed: () => number): Promise<RawResponse> {
-    const box = this.timeBox();
+  private async sendInTime(out: Outbound, elapsed: () => number, pass: BodyPass): Promise<RawResponse> {
     // One deadline for the whole exchange, a retry included: undici's own timeouts reset on
-    // every chunk, so a server that drips a byte a second would otherwise never time out.
-    const signal = AbortSignal.timeout(box.ms);
-    const cap = { maxBytes: this.maxResponseBytes, prefixOverCap: out.prefixOverCap };
-    const outgoing = { method: out.method, url: out.url, headers: out.headers, body: out.body, signal };
+    // every chunk, so a server that drips a byte a second would otherwise never time out. --timeout,
+    // shortened so the request cannot run past the run's deadline; it does not run while a large
+    // body waits for its pass, the suite's own wait (time-box.ts).
+    const box = new TimeBox(this.options.timeoutMs, this.options.deadline);
+    const large = { afterBytes: pass.afterBytes, enter: () => box.stopped(() => pass.enter()) };
+    const cap = { maxBytes: this.maxResponseBytes, prefixOverCap: out.prefixOverCap, large };
+    const outgoing = { method: out.method, url: out.url, headers: out.headers, body: out.body, signal: box.signal };
     try {
       if (out.write) return await this.#wireWriter.write(outgoing, cap).catch((error: unknown) => {
         // An answer that was lost may hide an applied change; only the caller can tell whether it happened.
         throw error instanceof NoResponse && isConnectionLost(error.error) ? new NoResponse(error.error, `not retried: the ${out.method} may have been applied before the connection was lost`) : error;
       });
-      return await this.sendRepeatable(out.method, (fresh) => this.#wire.read(outgoing, cap, fresh));
+      return await this.sendRepeatable(out.method, out.url, (fresh) => this.#wire.read(outgoing, cap, fresh));
     } catch (error) {
       // Not a failure of the target's: the suite asked for something the wire never sends.
       if (error instanceof WireRefusal) throw error;
@@ -613,16 +626,15 @@ export class HttpClient implements Reader {
       // A body over the cap is an answer, not a silence: it never counts towards giving the target up.
       if (error instanceof OverCap) throw new TransportError(`${out.method} ${out.shownUrl}: ${reason} after ${elapsed()} ms`, true, true);
       throw this.transportFailure(out.method, out.shownUrl, reason, elapsed());
+    } finally {
+      box.close();
     }
   }
 
-  /** The answer from the raw bytes; large or encoded bodies are decoded and parsed one at a time (see LARGE_BODY_BYTES). */
-  private async answerOf(raw: RawResponse, out: Outbound, recording: Recording): Promise<ApiResponse> {
-    if (raw.bytes.length <= LARGE_BODY_BYTES && raw.headers['content-encoding'] === undefined) return this.digest(raw, out, recording);
-    return this.largeBodies.run(async () => {
-      collectGarbageIfLarge();
-      return this.digest(raw, out, recording);
-    });
+  /** The answer from the raw bytes; a large body (its pass taken while it was read) or an encoded one (it may decode up to the cap) is made under its pass. */
+  private async answerOf(raw: RawResponse, out: Outbound, recording: Recording, pass: BodyPass): Promise<ApiResponse> {
+    if (raw.bytes.length > LARGE_BODY_BYTES || raw.headers['content-encoding'] !== undefined) await pass.enter();
+    return this.digest(raw, out, recording);
   }
 
   /** The answer, whole or cut at the cap: an answer ends a run of transport failures; a body over the cap once decoded is one. */
@@ -651,14 +663,14 @@ export class HttpClient implements Reader {
    * response headers goes once more, on a fresh connection: a server closing an idle keep-alive
    * connection just as the request is written is a race no client timer fully avoids.
    */
-  private async sendRepeatable(method: string, send: (fresh: boolean) => Promise<RawResponse>): Promise<RawResponse> {
+  private async sendRepeatable(method: string, url: string, send: (fresh: boolean) => Promise<RawResponse>): Promise<RawResponse> {
     try {
       return await send(false);
     } catch (error) {
       if (!(error instanceof NoResponse) || !isConnectionLost(error.error)) throw error;
       // HEAD and OPTIONS are not sent twice either: only what a GET answers is worth a second try.
       if (!REPEATABLE_METHODS.has(method)) throw new NoResponse(error.error, `not retried: the ${method} is sent once`);
-      this.counts.requests += 1;
+      this.counted(method, url);
       try {
         return await send(true);
       } catch (again) {

@@ -60,6 +60,16 @@ export interface Outgoing {
 export interface BodyCap {
   readonly maxBytes: number;
   readonly prefixOverCap: boolean;
+  /** The client's bound on large bodies held at once (large-bodies.ts): a body waits for it before it grows large. */
+  readonly large?: LargeBodyGate;
+}
+
+/** What makes a body large, and the wait for the pass a large body holds (large-bodies.ts BodyPass). */
+export interface LargeBodyGate {
+  /** Bytes a body may reach without a pass. */
+  readonly afterBytes: number;
+  /** Resolves once the body may grow past afterBytes; nothing more of it is read meanwhile (it waits in the socket). */
+  enter(): Promise<void>;
 }
 
 /** Methods that change nothing (RFC 9110 §9.2.1), exactly as written: the only ones a wire sends. */
@@ -136,25 +146,73 @@ async function exchange(dispatcher: Dispatcher, out: Outgoing, cap: BodyCap): Pr
   } catch (error) {
     throw new NoResponse(error);
   }
-  const { bytes, truncated } = await readCapped(res.body, cap.maxBytes);
+  const { bytes, truncated } = await readCapped(res.body, cap.maxBytes, cap.large, declaredLength(res.headers['content-length']));
   if (truncated && !cap.prefixOverCap) throw new OverCap('response body over the cap');
   return { status: res.statusCode, headers: normaliseHeaders(res.headers), bytes, truncated };
 }
 
-/** Reads a body up to `max` bytes; past that it stops reading (the connection is dropped) and says so. */
-export async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
+/**
+ * Reads a body up to `max` bytes; past that it stops reading (the connection is dropped) and says
+ * so. A body about to grow past `large.afterBytes` waits for its pass first; from then on, when
+ * its length was declared within the cap, its bytes go into one buffer of that length as they
+ * come, rather than a list of chunks copied once more at the end (twice the body at once).
+ */
+export async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number, large?: LargeBodyGate, declared?: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const received = new Received();
+  let isLarge = false;
   for await (const chunk of body) {
-    if (chunk.length > max - size) {
-      chunks.push(chunk.subarray(0, max - size));
-      body.destroy();
-      return { bytes: Buffer.concat(chunks), truncated: true };
+    const part = chunk.length > max - received.size ? chunk.subarray(0, max - received.size) : chunk;
+    if (large !== undefined && !isLarge && received.size + part.length > large.afterBytes) {
+      isLarge = true;
+      await large.enter();
+      if (declared !== undefined && declared <= max) received.reserve(declared);
     }
-    chunks.push(chunk);
-    size += chunk.length;
+    received.add(part);
+    if (part !== chunk) {
+      body.destroy();
+      return { bytes: received.bytes(), truncated: true };
+    }
   }
-  return { bytes: Buffer.concat(chunks), truncated: false };
+  return { bytes: received.bytes(), truncated: false };
+}
+
+/** A Content-Length as a number of bytes; undefined when absent or not one plain number (repeated, signed, …). */
+function declaredLength(header: string | string[] | undefined): number | undefined {
+  return typeof header === 'string' && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : undefined;
+}
+
+/** The bytes of a body as they come: a list of chunks, or, once reserve() knows its length, one buffer of that length. */
+class Received {
+  size = 0;
+  private chunks: Buffer[] = [];
+  private whole: Buffer | undefined;
+
+  /** From here on the bytes go into one buffer of `length` bytes, those so far copied into it. */
+  reserve(length: number): void {
+    if (length < this.size) return;
+    this.whole = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const chunk of this.chunks) at += chunk.copy(this.whole, at);
+    this.chunks = [];
+  }
+
+  add(chunk: Buffer): void {
+    if (this.whole !== undefined && this.size + chunk.length <= this.whole.length) {
+      chunk.copy(this.whole, this.size);
+    } else {
+      // More than the declared length (the connection would fail first): the chunk list takes over.
+      if (this.whole !== undefined) this.chunks = [this.whole.subarray(0, this.size)];
+      this.whole = undefined;
+      this.chunks.push(chunk);
+    }
+    this.size += chunk.length;
+  }
+
+  /** Every byte received, in one buffer (never a byte the server did not send). */
+  bytes(): Buffer {
+    if (this.whole !== undefined) return this.size === this.whole.length ? this.whole : this.whole.subarray(0, this.size);
+    return Buffer.concat(this.chunks, this.size);
+  }
 }
 
 /** True for an error of a connection the server reset or closed (the code on the error or its cause). */

@@ -1,5 +1,6 @@
 /** Builds the run's report from the outcomes the runner collected. */
 import type { Outcome, RunOutcomes } from './model.ts';
+import type { RequestAccount } from '../shared/request-account.ts';
 import type { ClientStats } from '../shared/client-stats.ts';
 import { emptyCounts, type CleanupReport, type RuleReport, type RunReport } from './model.ts';
 import { narrowingOf, runVerdict } from './verdict.ts';
@@ -21,6 +22,8 @@ export interface RunInfo {
   readonly config: Record<string, unknown>;
   readonly strict: boolean;
   readonly stats: ClientStats;
+  /** Where the requests went, by origin (cli/run/request-account.ts). */
+  readonly requestsBy?: RequestAccount;
   readonly exitCode: number;
   readonly interrupted: boolean;
   readonly cleanup: CleanupReport;
@@ -92,6 +95,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
       ...(t.runs ? { runs: t.runs } : {}),
       ...(t.rerun ? { rerun: t.rerun } : {}),
       ...(t.replay ? { replay: { file: t.replay.file, command: t.replay.command } } : {}),
+      ...(t.requests ? { requests: t.requests } : {}),
     })),
   }));
   // Computed once, from the rules as reported: every format prints this value (verdict.ts).
@@ -116,6 +120,7 @@ export function buildReport(info: RunInfo, outcomes: RunOutcomes): RunReport {
     seed: info.seed,
     config: info.config,
     requests: info.stats.requests,
+    ...(info.requestsBy ? { requestsBy: info.requestsBy } : {}),
     retries: info.stats.retries,
     rateLimitWaitMs: info.stats.rateLimitWaitMs,
     refused: info.stats.refused ?? 0,

@@ -7,6 +7,7 @@ import type { Exchange } from '../shared/exchange.ts';
 import type { Level, Rule } from '../rules.ts';
 import type { ProfileReport } from './profile.ts';
 import type { ReplayFile } from './replay-file.ts';
+import type { RequestAccount, TestRequests } from '../shared/request-account.ts';
 
 /**
  * A test's or a rule's outcome; the runner collects them from vitest (cli/outcomes.ts).
@@ -53,6 +54,8 @@ export interface TestOutcome {
   /** Failed or warned tests: the replay file written for it and the one command that replays it (report/replay-file.ts). */
   readonly replay?: TestReplay;
   readonly durationMs: number;
+  /** The requests counted for this test in the first attempt (harness/request-tally.ts): its code's, and its widgets' cleanup. */
+  readonly requests?: TestRequests;
 }
 
 /** A failing test's replay: its file in the report directory, the command that runs it, and the file's content. */
@@ -84,6 +87,8 @@ export interface RunOutcomes {
   readonly rules: RuleOutcome[];
   /** Errors outside any rule test: a file that failed to load, a failing hook, an unhandled error. */
   readonly suiteErrors: string[];
+  /** The first attempt's requests: the tests' own, and the workers' cleanup (cli/run/request-account.ts). */
+  readonly requests?: Pick<RequestAccount, 'tests' | 'cleanup'>;
 }
 
 /**
@@ -141,6 +146,8 @@ export interface TestReport {
   readonly rerun?: string;
   /** Failed or warned tests: its replay file and the command that replays it (TestOutcome.replay, without the content). */
   readonly replay?: ReplayRef;
+  /** The requests counted for this test (TestOutcome.requests). */
+  readonly requests?: TestRequests;
 }
 
 /** Why a rule is inconclusive: what it depends on and which of those failed (report/root-causes.ts). */
@@ -213,6 +220,8 @@ export interface RunReport {
   /** The effective configuration, tokens redacted. */
   readonly config: Record<string, unknown>;
   readonly requests: number;
+  /** Where the requests went, by origin: they add up to `requests`. */
+  readonly requestsBy?: RequestAccount;
   readonly retries: number;
   /** Wall-clock time the run was blocked by the server's rate-limit pauses. */
   readonly rateLimitWaitMs: number;

@@ -32,6 +32,7 @@ export function sanitizeOutcomes(outcomes: RunOutcomes, clean: Clean): RunOutcom
         : {}),
     })),
     suiteErrors: outcomes.suiteErrors.map(clean),
+    ...(outcomes.requests ? { requests: outcomes.requests } : {}),
   };
 }
 

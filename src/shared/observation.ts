@@ -18,6 +18,8 @@ export interface Observation {
   readonly headers: Readonly<Record<string, string>>;
   readonly json: unknown;
   readonly jsonError?: string;
+  /** The body was larger than the cap and only its first part was read (a list walk's page). */
+  readonly truncated?: true;
   readonly exchange: Exchange;
   /** A list's limit as sent (absent: none sent). */
   readonly limit?: string;

@@ -132,6 +132,33 @@ export function describeKept(kept: readonly Leftover[], journal?: string, comman
   return `KEPT (--keep-failing): ${kept.length} widget(s) of failing tests left in place: ${kept.map((k) => `${k.account} account ${JSON.stringify(k.id)}`).join(', ')}; \`${command} cleanup --base-url …\` (tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes them, with the same proof, from ${where}`;
 }
 
+/** Ids of one account left for one reason, at most this many named on the console's line for them (the reports name every one). */
+export const GROUP_IDS_SHOWN = 10;
+/** A reason shared by more ids than this is said once, on one line for all of them. */
+const GROUP_FROM = 5;
+
+/**
+ * The console's lines for the ids left: one a line, or, where many share one reason in one account
+ * (a server that answers every retrieve of a deleted id alike), one line for them naming the first
+ * GROUP_IDS_SHOWN and how many more: conformance.md, conformance.json and the journal hold every id,
+ * and a console of hundreds of alike lines hides the rest of the run.
+ */
+export function leftoverLines(left: readonly Leftover[]): string[] {
+  const groups = new Map<string, Leftover[]>();
+  for (const l of left) {
+    const key = `${l.account}\u0000${l.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), l]);
+  }
+  return [...groups.values()].flatMap((group) => {
+    const first = group[0]!;
+    if (group.length <= GROUP_FROM) return group.map((l) => `    ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}`);
+    const shown = group.slice(0, GROUP_IDS_SHOWN).map((l) => l.id);
+    const more = group.length - shown.length;
+    const rest = more > 0 ? `, and ${more} more (every id in conformance.md, conformance.json and the run's journal)` : '';
+    return [`    ${group.length} ids of the ${first.account} account: ${first.reason}: ids ${idList(shown)}${rest}`];
+  });
+}
+
 /** The console's cleanup line; `journal` names the run's journal file when it is kept for `cleanup`; `command` is the suite command the `cleanup` line starts with. */
 export function describeCleanup(outcome: CleanupOutcome, journal?: string, command = localSuiteCommand()): string {
   const kept = outcome.kept ?? [];
@@ -141,8 +168,8 @@ export function describeCleanup(outcome: CleanupOutcome, journal?: string, comma
   if (outcome.verified) return `nothing left behind${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}: every journalled widget proven gone (a retrieve answered 404 or 410 after its delete), and every account walked to the end shows no run marker`;
   const lines = [`NOT VERIFIED${outcome.deleted ? ` (cleanup deleted ${outcome.deleted} widget(s) at the end)` : ''}:`];
   for (const p of outcome.problems) lines.push(`  ${p}`);
-  if (outcome.leftovers.length) lines.push(`  ${outcome.leftovers.length} id(s) the run held and did not delete, each with the reason:`);
-  for (const l of outcome.leftovers) lines.push(`    ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}`);
+  if (outcome.leftovers.length) lines.push(`  ${outcome.leftovers.length} id(s) of the run not proven gone (not deleted, or deleted with no retrieve since answering 404 or 410), each with the reason:`);
+  lines.push(...leftoverLines(outcome.leftovers));
   if (kept.length > 0) lines.push(`  ${describeKept(kept, journal, command)}`);
   const where = journal === undefined ? 'in the report directory' : `(${journal})`;
   if (outcome.problems.length || outcome.leftovers.length) lines.push(`  later, \`${command} cleanup --base-url …\` (tokens in WIDGET_TOKEN / WIDGET_SECOND_TOKEN) deletes, with the same proof, what the run's journal ${where} holds, and nothing else`);

@@ -43,6 +43,8 @@ import { secondAccountRulesNotRun } from './second-account.ts';
 import { runnerAccounts } from './runner-accounts.ts';
 import { secretWarnings } from './secret-warnings.ts';
 import { sumStats, totalStats } from './stats.ts';
+import { requestAccount } from './request-account.ts';
+import type { RequestAccount } from '../../shared/request-account.ts';
 import { renderSummary } from './summary.ts';
 import { settleColour } from './colour.ts';
 import type { Paint } from '../../report/console-report.ts';
@@ -113,7 +115,8 @@ async function openRun(start: Pick<Run, 'options' | 'config' | 'notRun' | 'start
   const accounts = runnerAccounts(client, target, marker, journal, runnerProfile.observe);
   // Every request of the run: the runner's own, the workers' (as they record them), the cleanup's.
   const watched: Run['watched'] = {};
-  const progress = RunProgress.forRun(() => client.stats.requests + liveRequests(statsDir) + (watched.cleaner?.stats.requests ?? 0));
+  // A replay's one line is its stdout; its progress goes to stderr, so a long replay never sits silent.
+  const progress = RunProgress.forRun(() => client.stats.requests + liveRequests(statsDir) + (watched.cleaner?.stats.requests ?? 0), options.replay ? process.stderr : process.stdout);
   return { ...start, statsDir, interrupt, target, secrets, redactor, marker, deadline, client, journalFile, journal, accounts, runnerProfile, paint, progress, watched };
 }
 
@@ -173,6 +176,7 @@ interface Findings {
   readonly outcomes: RunOutcomes;
   readonly cleanup: CleanupReport;
   readonly stats: ClientStats;
+  readonly requestsBy: RequestAccount;
   readonly exitCode: number;
   /** The message of the token a worker found rejected, if one was: the run then has no verdict. */
   readonly rejected: string | undefined;
@@ -190,6 +194,8 @@ function findingsOf(run: Run, tested: RunOutcomes, swept: { outcome: CleanupOutc
   const outcomes = sanitizeOutcomes(tested, clean);
   const cleanup = sanitizeCleanup(swept.outcome, clean);
   const stats = totalStats(run.statsDir, sumStats(run.client.stats, swept.stats));
+  // The runner's own requests (first contact, inventory, final cleanup) apart from the workers'.
+  const requestsBy = requestAccount(stats.requests, run.client.stats.requests + swept.stats.requests, tested.requests);
   // A token that stopped working is a setup problem: the rule outcomes after it say nothing of the server.
   const rejected = tokenRejected(run.statsDir);
   // A run in which every rule was skipped has judged nothing: that is not a pass.
@@ -197,7 +203,7 @@ function findingsOf(run: Run, tested: RunOutcomes, swept: { outcome: CleanupOutc
   // Refusals past the wait budget stopped the tests: what ran after them was not judged (exit 3).
   const refused = refusedBeyondBudget(run.statsDir);
   const exitCode = run.interrupt.exitCode ?? (rejected ? 2 : refused ? 3 : judgedNothing ? NO_VERDICT_EXIT : exitCodeOf(outcomes, run.options.baseline));
-  return { outcomes, cleanup, stats, exitCode, rejected, refused, judgedNothing };
+  return { outcomes, cleanup, stats, requestsBy, exitCode, rejected, refused, judgedNothing };
 }
 
 /** The run report (report/build.ts) of a finished run. */
@@ -216,6 +222,7 @@ function reportOf(run: Run, findings: Findings): RunReport {
       config: redactedConfig(config),
       strict: config.strict,
       stats: findings.stats,
+      requestsBy: findings.requestsBy,
       exitCode: findings.exitCode,
       interrupted: run.interrupt.signal !== undefined,
       cleanup: findings.cleanup,
@@ -304,8 +311,7 @@ async function main(): Promise<number> {
   const run = await openRun({ options, config, notRun, started, reportDir });
   try {
     run.progress.phase(() => 'checking the target and taking stock of what the accounts hold');
-    // A replay says one line at its end (replay.ts): no progress lines before it.
-    if (!options.replay) run.progress.start();
+    run.progress.start();
     const stopped = await prepareAccounts(run);
     // A run that stops here (a refused token, an unreachable target, a signal) has written nothing:
     // the previous run's reports and its --last-failed data stay as they were.

@@ -10,6 +10,7 @@ import { walkBudget } from '../../client/walk.ts';
 import type { SuiteConfig } from '../../config.ts';
 import { isSuiteError, RejectedTokenError, SetupProblemError } from '../../errors.ts';
 import { recordFirstContact } from '../../harness/first-contact.ts';
+import { collectLargeBodyGarbage } from '../../http/memory-valve.ts';
 import { SeededRandom } from '../../harness/random.ts';
 import type { Redactor } from '../../shared/redact.ts';
 import { consoleSafe } from '../../report/console.ts';
@@ -36,6 +37,9 @@ export async function prepareAccounts(run: AccountsBeforeTests): Promise<number 
   if (problem !== undefined) return problem;
   if (run.interrupt.exitCode !== undefined) return run.interrupt.exitCode;
   await takeInventories(run);
+  // The runner's thread mostly waits from here until the tests end: garbage its large answers left
+  // (a probe, a first contact and an inventory may each be a list at the body cap) would wait with it.
+  collectLargeBodyGarbage();
   return run.interrupt.exitCode;
 }
 

@@ -37,9 +37,9 @@ export class RunProgress {
 
   constructor(private readonly deps: ProgressDeps) {}
 
-  /** The line on stdout, the wall clock, a real unref'd timer. */
-  static forRun(requests: () => number): RunProgress {
-    return new RunProgress({ write: (line) => process.stdout.write(`${line}\n`), now: () => Date.now(), every: unrefEvery, requests });
+  /** The line on `out` (stdout; a replay's is stderr, its stdout being its one line), the wall clock, a real unref'd timer. */
+  static forRun(requests: () => number, out: NodeJS.WritableStream = process.stdout): RunProgress {
+    return new RunProgress({ write: (line) => void out.write(`${line}\n`), now: () => Date.now(), every: unrefEvery, requests });
   }
 
   /** Starts the lines (idempotent). */

@@ -5,7 +5,8 @@
  * error need none of it.
  */
 import type { SuiteSettings } from '../../harness/settings.ts';
-import { refusedBeyondBudget, tokenRejected } from '../../harness/worker-to-runner.ts';
+import { readRequestTallies, refusedBeyondBudget, tokenRejected } from '../../harness/worker-to-runner.ts';
+import { withRequests } from './request-account.ts';
 import { narrowsTests, testNamePattern, titleSelected, type Selection } from '../shared/selection.ts';
 import type { Interrupt } from './interrupt.ts';
 import { collectOutcomes, type RunOutcomes } from './outcomes.ts';
@@ -33,7 +34,8 @@ export interface TestRun {
 
 /** The outcomes of the run's tests, with each rechecked rule's second attempt beside it. */
 export async function runTests(run: TestRun): Promise<RunOutcomes> {
-  const first = await attempt(run, run.only);
+  // Each test's requests, read before a second attempt's workers add theirs (request-account.ts).
+  const first = withRequests(await attempt(run, run.only), readRequestTallies(run.statsDir).map((w) => w.tally));
   // A second attempt at each failed or warned rule, same seed and marker, to label the
   // failures that do not come back (recheck.ts). Never after a signal, past the deadline,
   // once a token stopped working or the target refused requests past the wait budget. Its widgets are the run's: the final cleanup covers them.

@@ -33,13 +33,19 @@ export function fileOrder(order: string | undefined): typeof BaseSequencer {
     override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
       const sorted = [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0));
       const ordered = order === 'reverse' ? sorted.reverse() : sorted;
-      // Requests that can break the server's later answers run after every other file, in either
-      // order (one worker runs the files one after another): they cannot change another rule's verdict.
+      // The format rules judge the answers every other file recorded (harness/exchange-checks.ts),
+      // so their file runs after those, in either order; requests that can break the server's
+      // later answers run after every file (one worker runs the files one after another): they
+      // cannot change another rule's verdict.
+      const late = (f: TestSpecification): boolean => FORMAT_FILE.test(f.moduleId);
       const last = (f: TestSpecification): boolean => LAST_FILE.test(f.moduleId);
-      return [...ordered.filter((f) => !last(f)), ...ordered.filter(last)];
+      return [...ordered.filter((f) => !late(f) && !last(f)), ...ordered.filter(late), ...ordered.filter(last)];
     }
   };
 }
+
+/** The format rules' suite file, run after every other but the last (suites/format.test.ts, or its compiled form). */
+const FORMAT_FILE = /[\\/]format\.test\.[jt]s$/;
 
 /** The suite file run after every other (suites/after-all.test.ts, or its compiled form). */
 const LAST_FILE = /[\\/]after-all\.test\.[jt]s$/;

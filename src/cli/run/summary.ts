@@ -23,8 +23,8 @@ export interface SummaryExtra {
   readonly listSettleMs?: number;
 }
 
-/** A line of the cleanup's account naming an id the run left (final-cleanup.ts describeCleanup). */
-const LEFTOVER_LINE = /^ {4}\S.* account, id /;
+/** A line of the cleanup's account naming an id the run left, or the ids one reason left in one account (final-cleanup.ts leftoverLines). */
+const LEFTOVER_LINE = /^ {4}(\S.* account, id |\d+ ids of the \S+ account: )/;
 
 const COUNTED: ReadonlyArray<[Outcome, string]> = [['pass', 'passed'], ['fail', 'failed'], ['warn', 'warned'], ['inconclusive', 'inconclusive'], ['error', 'errored'], ['skip', 'skipped']];
 

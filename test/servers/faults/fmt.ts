@@ -1,5 +1,5 @@
 /** Faults of the response format (FMT): media types, Error objects, the shape of a Widget. */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, ReferenceService, type PageJson, type WidgetJson } from '../../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetPage } from '../../../src/reference/store.ts';
 import { serve } from '../support.ts';
@@ -21,6 +21,25 @@ export const FMT_FAULTS: readonly FaultCase[] = [
     make: () => serve(new (class extends ReferenceService {
       protected override sendError(res: ServerResponse, _requestId: string, error: HttpError): void {
         res.writeHead(error.status, { ...error.headers, 'Content-Type': 'text/html; charset=utf-8' }).end(`<html><body><h1>${error.status}</h1><p>${error.message}</p></body></html>`);
+      }
+    })()),
+  },
+  {
+    // Content negotiation as frameworks do it: the Error object only when JSON is asked for by name.
+    name: 'error-page-by-accept', rule: 'FMT-1',
+    description: 'chooses the failure body by the Accept header: an Error object for Accept: application/json, an HTML page for */*, plain text with no Accept (what curl, most HTTP libraries and Go send)',
+    inconclusive: { 'FMT-2': 'FMT-1' },
+    make: () => serve(new (class extends ReferenceService {
+      private readonly accepts = new WeakMap<ServerResponse, string | undefined>();
+      override async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+        this.accepts.set(res, req.headers.accept);
+        return super.handle(req, res);
+      }
+      protected override sendError(res: ServerResponse, requestId: string, error: HttpError): void {
+        const accept = this.accepts.get(res);
+        if (accept === undefined) res.writeHead(error.status, { ...error.headers, 'Content-Type': 'text/plain' }).end(`${error.status} ${error.message}`);
+        else if (/application\/json/i.test(accept)) super.sendError(res, requestId, error);
+        else res.writeHead(error.status, { ...error.headers, 'Content-Type': 'text/html; charset=utf-8' }).end(`<html><body><h1>${error.status}</h1><p>${error.message}</p></body></html>`);
       }
     })()),
   },

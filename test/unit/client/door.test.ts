@@ -284,6 +284,70 @@ describe('every create is journalled before it is sent', () => {
   });
 });
 
+describe('a test\'s own retrieve as the proof (retrieve, judge, then delete on this proof)', () => {
+  it('CRUD-4 the retrieve is judged as soon as it is answered, and the DELETE follows it on the same proof: one retrieve, not two', async () => {
+    const { api, requests } = await recorded();
+    await api.create({ name: `${MARKER} CRUD-4 6` });
+    const seen: number[] = [];
+    const { retrieved, removed } = await api.retrieveThenRemove('w1', (res) => void seen.push(res.status));
+    expect(seen).toEqual([200]);
+    expect(retrieved.status).toBe(200);
+    expect((removed as { status: number }).status).toBe(204);
+    expect(requests).toEqual(['POST /v1/widgets', 'GET /v1/widgets/w1', 'DELETE /v1/widgets/w1']);
+  });
+
+  it('CRUD-4 what the judge throws ends the write unsent and reaches the caller: a failing test\'s widget stays (for --keep-failing, or the cleanup)', async () => {
+    const { api, requests, widgets } = await recorded();
+    await api.create({ name: `${MARKER} CRUD-4 7` });
+    await expect(api.retrieveThenRemove('w1', () => { throw new Error('not as created'); })).rejects.toThrow('not as created');
+    expect(widgets.has('w1')).toBe(true);
+    expect(requests).toEqual(['POST /v1/widgets', 'GET /v1/widgets/w1']);
+  });
+
+  it('CRUD-4 the judged retrieve is still the proof: an id given to another client\'s widget is judged, and not deleted', async () => {
+    const { api, requests, widgets } = await recorded();
+    await api.create({ name: `${MARKER} CRUD-4 8` });
+    widgets.set('w1', { id: 'w1', name: 'another client\'s widget', created_at: new Date().toISOString() });
+    const { retrieved, removed } = await api.retrieveThenRemove('w1', () => undefined);
+    expect((retrieved.json as Widget).name).toBe('another client\'s widget');
+    expect(removed).toBeInstanceOf(UnprovenDeleteError);
+    expect(widgets.get('w1')?.name).toBe('another client\'s widget');
+    expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
+  });
+
+  it('CRUD-4 a delete with a credential no account owns reads the owner\'s proof last, right before the write', async () => {
+    const { primary, requests } = await perAccount();
+    await primary.create({ name: `${MARKER} AUTH-4 1` });
+    const judged: string[] = [];
+    await primary.remove('w1', { authorization: null }, () => void judged.push(requests.at(-1)!));
+    // The second account's proof, then the owner's (judged), then the DELETE without credentials.
+    expect(requests).toEqual(['POST /v1/widgets alice', 'GET /v1/widgets/w1 bob', 'GET /v1/widgets/w1 alice', 'DELETE /v1/widgets/w1 -']);
+    expect(judged).toEqual(['GET /v1/widgets/w1 alice']);
+  });
+
+  it('DEL-1 a retrieve with the owner\'s token sent after its DELETE answered 2xx, answered 404, proves the widget gone: the cleanup sends nothing more for it', async () => {
+    const { api, requests } = await recorded();
+    await api.create({ name: `${MARKER} DEL-1 1` });
+    await api.remove('w1');
+    expect(api.ownership.get('primary', 'w1')?.gone).toBeUndefined();
+    expect((await api.retrieve('w1')).status).toBe(404);
+    expect(api.ownership.get('primary', 'w1')?.gone).toBe(true);
+    expect(leftovers(api.ownership)).toEqual([]);
+    expect(requests).toEqual(['POST /v1/widgets', 'GET /v1/widgets/w1', 'DELETE /v1/widgets/w1', 'GET /v1/widgets/w1']);
+  });
+
+  it('DEL-1 a retrieve without the owner\'s token, or one sent before the DELETE was answered, proves nothing gone', async () => {
+    const { api } = await recorded();
+    await api.create({ name: `${MARKER} DEL-1 2` });
+    await api.retrieve('w9');
+    const before = api.retrieve('w1');
+    await api.remove('w1');
+    await before;
+    expect((await api.retrieve('w1', { authorization: null })).status).toBe(404);
+    expect(api.ownership.get('primary', 'w1')?.gone).toBeUndefined();
+  });
+});
+
 describe('proof at the moment of the write', () => {
   it('CRUD-4 a DELETE goes out right after its own retrieve, never on an earlier proof: an id given to another client\'s widget in between is not deleted', async () => {
     let reassign = false;

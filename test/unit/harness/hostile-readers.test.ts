@@ -117,7 +117,7 @@ describe('hostile answers through every reader', () => {
     }), { numRuns: 25 });
   });
 
-  it('recordFirstContact keeps names nested 100,000 deep and the rules read them back as sent', async () => {
+  it('recordFirstContact judges names nested 100,000 deep as sent, and keeps of them only the checks PAGE-6 and CRUD-5 read', async () => {
     const deepPage = Buffer.from(`{"data":[{"id":"a","name":${nested(DEEP)},"created_at":"2026-01-01T00:00:00Z"}],"has_more":false}`);
     const deepError = Buffer.from(`{"code":${nested(DEEP)},"message":"m"}`);
     const api = {
@@ -130,20 +130,21 @@ describe('hostile answers through every reader', () => {
     await recordFirstContact([api], dir, SeededRandom.of(1, 'first contact'));
     const { readFirstContact } = await import('../../../src/harness/first-contact.ts');
     const [c] = readFirstContact(dir) ?? [];
-    const page = (c?.list as FirstAnswer | undefined)?.json as { data: Array<{ name: unknown }> };
-    let depth = 0;
-    for (let v: unknown = page.data[0]?.name; Array.isArray(v); v = v[0]) depth += 1;
-    expect(depth).toBe(DEEP);
-    expect((c?.retrieve as FirstAnswer | undefined)?.status).toBe(404);
+    const list = c?.list as FirstAnswer | undefined;
+    expect(list?.checks.page?.total, 'the page\'s own fields are a page').toBe(0);
+    // What PAGE-6 says of it, checked on the value as sent, is bounded.
+    expect(list?.checks.widget?.index).toBe(0);
+    expect(list?.checks.widget?.issues[0]?.received).toMatch(/nested more than \d+ levels deep/);
+    const retrieve = c?.retrieve as FirstAnswer | undefined;
+    expect(retrieve?.status).toBe(404);
+    expect(retrieve?.checks.error?.issues[0]?.received).toMatch(/nested more than \d+ levels deep/);
     expect((c?.remove as FirstAnswer | undefined)?.status).toBe(404);
-    // What PAGE-6 says of it is bounded.
-    expect(checkSchema('widget', page.data[0], 3).issues[0]?.received).toMatch(/nested more than \d+ levels deep/);
   });
 
   it('a first-contact body that was not JSON is read back as not JSON, with its reason', () => {
     const bad = answerOf(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
     const [c] = parseFirstContact(firstContactText([{ account: 'second', list: bad, retrieve: bad }]));
-    expect((c?.list as FirstAnswer | undefined)?.json).toBeUndefined();
+    expect((c?.list as FirstAnswer | undefined)?.checks, 'no schema check of a body that is not JSON').toEqual({});
     expect((c?.list as FirstAnswer | undefined)?.jsonError).toMatch(/not valid UTF-8/);
     expect(c?.remove).toBeUndefined();
   });

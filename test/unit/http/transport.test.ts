@@ -1,19 +1,39 @@
 /** One exchange's transport (src/http/transport.ts): the body read up to the cap, connection loss told apart, headers normalised. */
 import { describe, expect, it } from 'vitest';
-import { isConnectionLost, normaliseHeaders, readCapped } from '../../../src/http/transport.ts';
+import { isConnectionLost, normaliseHeaders, readCapped, type LargeBodyGate } from '../../../src/http/transport.ts';
 
-/** A body stream of the given chunks that records whether it was dropped. */
+/** A body stream of the given chunks that records whether it was dropped and how many chunks were taken from it. */
 function body(chunks: readonly string[]) {
   const stream = {
     destroyed: false,
+    pulled: 0,
     destroy(): void {
       stream.destroyed = true;
     },
     async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
-      for (const c of chunks) yield Buffer.from(c);
+      for (const c of chunks) {
+        stream.pulled += 1;
+        yield Buffer.from(c);
+      }
     },
   };
   return stream;
+}
+
+/** A gate past `afterBytes` that opens when the test says so, counting the times it was asked. */
+function gate(afterBytes: number): LargeBodyGate & { asked: number; open: () => void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const g = {
+    afterBytes,
+    asked: 0,
+    open: () => open(),
+    enter: (): Promise<void> => {
+      g.asked += 1;
+      return opened;
+    },
+  };
+  return g;
 }
 
 describe('readCapped', () => {
@@ -32,6 +52,38 @@ describe('readCapped', () => {
   it('an empty body is an empty buffer, not truncated', async () => {
     const read = await readCapped(body([]), 0);
     expect([read.bytes.length, read.truncated]).toEqual([0, false]);
+  });
+
+  it('a body within the large threshold never asks for a pass', async () => {
+    const g = gate(6);
+    const read = await readCapped(body(['abc', 'def']), 100, g);
+    expect([read.bytes.toString(), g.asked]).toEqual(['abcdef', 0]);
+  });
+
+  it('a body growing past the large threshold asks for a pass once, and reads nothing more until it has it', async () => {
+    const g = gate(5);
+    const stream = body(['abcd', 'efgh', 'ijkl', 'mnop']);
+    const reading = readCapped(stream, 100, g);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(g.asked, 'asked once, at the chunk that makes the body large').toBe(1);
+    expect(stream.pulled, 'the chunks after it wait in the stream').toBe(2);
+    g.open();
+    const read = await reading;
+    expect([read.bytes.toString(), read.truncated, g.asked]).toEqual(['abcdefghijklmnop', false, 1]);
+  });
+
+  it('a large body with a declared length is read into one buffer of it: the same bytes, whole, cut at the cap, or past the length declared', async () => {
+    const open = (): LargeBodyGate => ({ afterBytes: 2, enter: async () => undefined });
+    const whole = await readCapped(body(['ab', 'cd', 'ef']), 100, open(), 6);
+    expect([whole.bytes.toString(), whole.truncated]).toEqual(['abcdef', false]);
+    const cut = await readCapped(body(['ab', 'cd', 'ef', 'gh']), 5, open(), 8);
+    expect([cut.bytes.toString(), cut.truncated], 'a declared length past the cap is not reserved').toEqual(['abcde', true]);
+    const atCap = await readCapped(body(['ab', 'cd', 'ef', 'gh']), 7, open(), 7);
+    expect([atCap.bytes.toString(), atCap.truncated], 'more than declared, at the cap: the prefix').toEqual(['abcdefg', true]);
+    const longer = await readCapped(body(['ab', 'cd', 'ef', 'gh']), 100, open(), 5);
+    expect([longer.bytes.toString(), longer.truncated], 'more than declared: every byte kept').toEqual(['abcdefgh', false]);
+    const shorter = await readCapped(body(['ab', 'cd']), 100, open(), 9);
+    expect([shorter.bytes.toString(), shorter.truncated], 'less than declared: only the bytes sent').toEqual(['abcd', false]);
   });
 });
 

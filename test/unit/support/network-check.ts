@@ -72,6 +72,8 @@ const EXTERNAL: Readonly<Record<string, readonly Allowance[]>> = {
   timers: [{ importers: ['*'] }],
   'timers/promises': [{ importers: ['*'] }],
   perf_hooks: [{ importers: ['*'] }],
+  // Which test's code is running (harness/test-scope.ts), for accounting and evidence; no way onto the network.
+  async_hooks: [{ importers: ['src/harness/test-scope.ts'], names: ['AsyncLocalStorage'] }],
   'fast-check': [{ importers: ['*'], defaultImport: true }],
   'ajv/dist/2020.js': [{ importers: ['*'], defaultImport: true }],
   'ajv-formats': [{ importers: ['*'], defaultImport: true }],

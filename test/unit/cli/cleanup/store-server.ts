@@ -25,6 +25,8 @@ export interface StoreFaults {
   everything404?: boolean;
   /** Every create is answered with the id the previous create of the account got (the widget is stored under its own). */
   repeatIds?: boolean;
+  /** A retrieve of an id the account does not hold is answered 204 with no body (a framework's empty success for "nothing"). */
+  unknown204?: boolean;
 }
 
 export class StoreServer {
@@ -84,6 +86,7 @@ export class StoreServer {
       if (this.faults.retrieve500?.has(id)) return this.json(res, 500, { code: 'internal', message: 'oops' });
       if (this.faults.proxy404?.has(id)) return this.json(res, 404, { code: 'not_found', message: 'proxy' });
       const w = mine.get(id);
+      if (!w && this.faults.unknown204) return this.json(res, 204);
       return w ? this.json(res, 200, { ...w, created_at: new Date(0).toISOString() }) : this.json(res, 404, { code: 'not_found', message: 'no' });
     }
     if (req.method === 'DELETE') {

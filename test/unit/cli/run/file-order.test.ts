@@ -25,6 +25,13 @@ describe('suite file order', () => {
     expect(await order('reverse')).toEqual(['pagination.test.js', 'crud.test.js', 'auth.test.js', 'after-all.test.js']);
   });
 
+  it('FMT-1 the format rules\' file, which judges what the others recorded, runs after every other file but the last, in either order', async () => {
+    const files = ['/p/dist/suites/format.test.js', ...FILES];
+    expect(await order('name', files)).toEqual(['auth.test.js', 'crud.test.js', 'pagination.test.js', 'format.test.js', 'after-all.test.js']);
+    expect(await order('reverse', files)).toEqual(['pagination.test.js', 'crud.test.js', 'auth.test.js', 'format.test.js', 'after-all.test.js']);
+    expect(await order(undefined, ['/p/suites/b.test.ts', '/p/suites/not-format.test.ts', '/p/suites/format.test.ts', '/p/suites/a.test.ts'])).toEqual(['a.test.ts', 'b.test.ts', 'not-format.test.ts', 'format.test.ts']);
+  });
+
   it('only that file: a name that merely contains it keeps its place', async () => {
     expect(await order(undefined, ['/p/suites/b.test.ts', '/p/suites/not-after-all.test.ts', '/p/suites/after-all.test.ts', '/p/suites/a.test.ts'])).toEqual(['a.test.ts', 'b.test.ts', 'not-after-all.test.ts', 'after-all.test.ts']);
   });

@@ -14,7 +14,7 @@ import { openAccounts } from '../../../../src/client/accounts.ts';
 import { Journal, parseJournalText, readJournal } from '../../../../src/client/ledger.ts';
 import { Ownership } from '../../../../src/client/ownership.ts';
 import { deleteAllHeld, takeInventory } from '../../../../src/client/sweep.ts';
-import { describeCleanup, finalCleanup, type CleanupOutcome } from '../../../../src/cli/run/final-cleanup.ts';
+import { describeCleanup, finalCleanup, GROUP_IDS_SHOWN, leftoverLines, type CleanupOutcome } from '../../../../src/cli/run/final-cleanup.ts';
 import { carriesMarker, newMarker } from '../../../../src/harness/marker.ts';
 import { HttpClient } from '../../../../src/http/client.ts';
 import { StoreServer } from '../cleanup/store-server.ts';
@@ -121,5 +121,36 @@ describe('the cleanup sentences, each from the fact it states', () => {
     expect(outcome.verified).toBe(false);
     expect(line).toContain(`primary account, id ${JSON.stringify(made[0])}:`);
     expect(line).not.toMatch(/^nothing left behind/);
+  });
+
+  it('CRUD-5 a server that answers 204 with no body at a deleted id: not proven gone, and never said to show a widget without the run marker (it showed none)', async () => {
+    const store = new StoreServer(tokens, undefined, { unknown204: true });
+    const { line, outcome, made } = await run(store);
+    expect(outcome.verified).toBe(false);
+    expect(store.widgets.get('primary')!.size).toBe(0);
+    expect(line).toContain(JSON.stringify(made[0]));
+    expect(line).not.toMatch(/without the run marker/);
+  });
+});
+
+describe('the console names the ids left without running away', () => {
+  const left = (n: number, reason: string, account = 'primary') => Array.from({ length: n }, (_, i) => ({ account, id: `w${i}`, reason }));
+
+  it('a few ids: one line each, every id named', () => {
+    expect(leftoverLines(left(3, 'a delete answered 2xx, but no retrieve since answered 404 or 410: not proven gone'))).toEqual([0, 1, 2].map((i) => `    primary account, id "w${i}": a delete answered 2xx, but no retrieve since answered 404 or 410: not proven gone`));
+  });
+
+  it('hundreds of ids with one reason in one account: one line, the first ids named, how many more and where every one is', () => {
+    const lines = leftoverLines([...left(500, 'deleted, yet a retrieve answers 204: not proven gone'), ...left(40, 'deleted, yet a retrieve answers 204: not proven gone', 'second'), ...left(2, 'not deleted: no delete was attempted before the run ended')]);
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^ {4}500 ids of the primary account: deleted, yet a retrieve answers 204: not proven gone: ids "w0", .*"w9", and 490 more \(every id in conformance\.md, conformance\.json and the run's journal\)$/);
+    expect(lines[0]!.match(/"w\d+"/g)).toHaveLength(GROUP_IDS_SHOWN);
+    expect(lines[1]).toMatch(/^ {4}40 ids of the second account: /);
+    expect(lines.slice(2)).toEqual(['    primary account, id "w0": not deleted: no delete was attempted before the run ended', '    primary account, id "w1": not deleted: no delete was attempted before the run ended']);
+  });
+
+  it('the cleanup account of 540 ids left for one reason is a handful of lines', () => {
+    const outcome: CleanupOutcome = { deleted: 0, leftovers: left(540, 'deleted, yet a retrieve answers 204: not proven gone'), problems: [], verified: false };
+    expect(describeCleanup(outcome).split('\n').length).toBeLessThanOrEqual(4);
   });
 });
