@@ -9,6 +9,7 @@
  * exactly that (a create answer that repeated an id; a journalled id listed yet answered 404).
  */
 import type { WidgetApi } from '../../client/api.ts';
+import { LINE_MAX } from '../../report/console-report.ts';
 import { localSuiteCommand } from '../../report/rerun.ts';
 import type { JournalEntry, LostCreate, TornLine } from '../../client/ledger.ts';
 import type { Claim, Leftover } from '../../client/ownership.ts';
@@ -139,9 +140,10 @@ const GROUP_FROM = 5;
 
 /**
  * The console's lines for the ids left: one a line, or, where many share one reason in one account
- * (a server that answers every retrieve of a deleted id alike), one line for them naming the first
- * GROUP_IDS_SHOWN and how many more: conformance.md, conformance.json and the journal hold every id,
- * and a console of hundreds of alike lines hides the rest of the run.
+ * (a server that answers every retrieve of a deleted id alike), a line saying the reason once and
+ * the first GROUP_IDS_SHOWN ids under it, packed into lines within the console's LINE_MAX, with how
+ * many more: conformance.md, conformance.json and the journal hold every id, and a console of
+ * hundreds of alike lines hides the rest of the run.
  */
 export function leftoverLines(left: readonly Leftover[]): string[] {
   const groups = new Map<string, Leftover[]>();
@@ -152,11 +154,27 @@ export function leftoverLines(left: readonly Leftover[]): string[] {
   return [...groups.values()].flatMap((group) => {
     const first = group[0]!;
     if (group.length <= GROUP_FROM) return group.map((l) => `    ${l.account} account, id ${JSON.stringify(l.id)}: ${l.reason}`);
-    const shown = group.slice(0, GROUP_IDS_SHOWN).map((l) => l.id);
+    const shown = group.slice(0, GROUP_IDS_SHOWN).map((l) => JSON.stringify(l.id));
     const more = group.length - shown.length;
-    const rest = more > 0 ? `, and ${more} more (every id in conformance.md, conformance.json and the run's journal)` : '';
-    return [`    ${group.length} ids of the ${first.account} account: ${first.reason}: ids ${idList(shown)}${rest}`];
+    const words = more > 0 ? [...shown, `and ${more} more (every id in conformance.md, conformance.json and the run's journal)`] : shown;
+    return [`    ${group.length} ids of the ${first.account} account: ${first.reason}:`, ...packed(words, '      ', LINE_MAX)];
   });
+}
+
+/** `words` joined with ", " into lines of at most `max` characters (a longer word on a line of its own), each starting with `indent`. */
+function packed(words: readonly string[], indent: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  words.forEach((word, i) => {
+    const piece = i < words.length - 1 ? `${word},` : word;
+    if (line !== '' && line.length + 1 + piece.length > max) {
+      lines.push(line);
+      line = '';
+    }
+    line = line === '' ? `${indent}${piece}` : `${line} ${piece}`;
+  });
+  if (line !== '') lines.push(line);
+  return lines;
 }
 
 /** The console's cleanup line; `journal` names the run's journal file when it is kept for `cleanup`; `command` is the suite command the `cleanup` line starts with. */
