@@ -155,7 +155,9 @@ export type Refusal =
   | 'unknown'
   | 'another'
   /** The write carries a credential that is no account's own, and an account shows a widget at the id the rule does not prove the suite's: nothing about the widget, only that the write cannot be sent safely on this server. */
-  | 'credential';
+  | 'credential'
+  /** A DELETE of an extension of the run's own widget's id (DEL-4) that a lenient lookup could take for another widget, or whose proof failed: see client/ledger.ts extensionVerdict. */
+  | 'extension';
 
 /** A delete the suite refused to send: the server never showed the widget to be the suite's own. */
 export class UnprovenDeleteError extends SuiteError {

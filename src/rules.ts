@@ -183,6 +183,15 @@ export const RULES: readonly Rule[] = [
     openapi: [`${DELETE}/responses`],
     requires: [...CREATES, ...IDS],
   },
+  {
+    id: 'DEL-4', level: 'MUST', section: '§2, §4.4',
+    statement: 'A delete names one widget by its whole id: a delete of an id made by adding characters after an existing widget\'s id ("31-x" beside "31") leaves that widget in place.',
+    basis: '§4.4: "Path parameter: widgetId, string, required (the widget identifier, as in retrieve)"; §2 Widget: "id … Unique identifier of the widget." The widget "31" is identified by "31": "31-x" is not its identifier, so a delete of "31-x" does not delete it.',
+    openapi: [DELETE, RETRIEVE],
+    // The delete goes out only on a retrieve of the exact id that answers an error or the widget
+    // itself (client/ledger.ts extensionVerdict): any other answer there is CRUD-5's.
+    requires: [...CREATES, ...IDS, 'CRUD-5'],
+  },
   // Account isolation (§1)
   {
     id: 'ISO-1', level: 'MUST', section: '§1, §4.1',

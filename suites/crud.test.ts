@@ -1,15 +1,15 @@
 /**
- * Create, retrieve and delete (§2, §4.2–§4.4, §7): rules CRUD-1..7 and DEL-1..3, and FMT-3's
+ * Create, retrieve and delete (§2, §4.2–§4.4, §7): rules CRUD-1..7 and DEL-1..4, and FMT-3's
  * created and retrieved Widgets (the requests the profile reads the unknown member and the
  * case of ids from; the other format checks are registered per exchange: suites/format.test.ts).
  * Every widget is created by the test that uses it and carries the run marker.
  */
 import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, jsonBody, jsonObject, refusalShapeEvidence, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
-import { caseSwapped, foreignId, freshUnknownId } from '../src/harness/ids.ts';
-import { LOSS_PROBE_RETRIEVES, requireDistinctId, requireRetrievable, requireSameWidget, retrieveLosesWidgets } from '../src/harness/prerequisites.ts';
+import { caseSwapped, extendedIds, foreignId, freshUnknownId } from '../src/harness/ids.ts';
+import { LOSS_PROBE_RETRIEVES, requireDistinctId, requireKept, requireRetrievable, requireSameWidget, retrieveLosesWidgets } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import { idOf, type ApiResponse } from '../src/harness/api.ts';
+import { idOf, UnprovenDeleteError, type ApiResponse } from '../src/harness/api.ts';
 import { parseRfc3339, preview } from '../src/schema.ts';
 
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
@@ -181,6 +181,25 @@ rule('CRUD-5', 'retrieve of an id in a format the server never issues answers an
   expectErrorObject(t, res, 'a retrieve of an id in a foreign format');
 });
 
+// A lookup that reads ids leniently (an integer cast such as parseInt or Rails' find, a prefix
+// match) takes an id with characters after a widget's id for that widget: the added part starts
+// with a letter or a separator, never a digit, and carries random letters (harness/ids.ts
+// extendedIds), so no server holds a widget there beside it.
+rule('CRUD-5', 'retrieve of an own widget\'s id with characters added after it ("31-x" beside "31") answers an Error object with a 4xx, not that widget', async (t) => {
+  const widget = await createOrFail(t);
+  for (const target of extendedIds(widget.id, t.random)) {
+    const res = await t.api.retrieve(target);
+    const what = `a retrieve of ${preview(target)}, the id of the widget just created (${preview(widget.id)}) with characters added after it, which no widget has`;
+    const itsWidget = res.status >= 200 && res.status < 300 && idOf(res.json) === widget.id;
+    t.check(res.status >= 400 && res.status < 500, () => ({
+      expected: `a 4xx status for ${what}`,
+      received: itsWidget ? `${res.status} with the widget ${preview(widget.id)} itself: the lookup reads ids leniently (an integer cast, a prefix match)` : `${res.status} (${statusClass(res.status)})`,
+      exchanges: [res.exchange],
+    }));
+    expectErrorObject(t, res, what);
+  }
+});
+
 rule('CRUD-6', 'create answers 201 Created', async (t) => {
   const res = await t.api.create({ name: t.name() });
   createdWidget(t, res);
@@ -261,6 +280,42 @@ rule('DEL-3', 'delete of an own widget answers 200, 202 or 204', async (t) => {
 rule('DEL-3', 'delete of a well-formed unknown id is not a 5xx', async (t) => {
   const res = await t.api.remove(await unknownWellFormedId(t));
   t.check(res.status < 500, () => ({ expected: 'a status below 500 (an error or a success, the spec leaves it open)', received: `${res.status}`, exchanges: [res.exchange] }));
+});
+
+/** The added parts DEL-4's deletes try: letters right after the id (`31wcs…`), and "-" then letters (`31-wcs…`). */
+const DELETE_EXTENSIONS = ['', '-'];
+
+// The DELETE names an id no create answered: the door sends it only on fresh retrieves of the
+// widget and of the exact id, aimed at the suite's own widget alone (client/ledger.ts
+// extensionVerdict, docs/data-safety.md); where a lenient lookup could reach another widget the
+// run knows, that id is not tried.
+rule('DEL-4', 'a delete of an own widget\'s id with characters added after it ("31-x" beside "31") leaves that widget in place', async (t) => {
+  const widget = await createOrFail(t);
+  const targets = extendedIds(widget.id, t.random, DELETE_EXTENSIONS);
+  if (targets.length === 0) await t.skip(`the widget's id ${preview(widget.id)} is too long to be extended in a path`);
+  const notSent: string[] = [];
+  for (const target of targets) {
+    let del: ApiResponse;
+    try {
+      del = await t.api.removeExtension(widget.id, target);
+    } catch (error) {
+      // No rule broken, but the delete could reach a widget that is not the suite's: this id is not tried.
+      if (error instanceof UnprovenDeleteError && error.why === 'extension' && error.broken === undefined) {
+        notSent.push(`${preview(target)}: ${error.reason}`);
+        continue;
+      }
+      throw error;
+    }
+    const res = await t.api.retrieve(widget.id);
+    // A store that loses widgets whatever is sent is CRUD-4's, not this delete's doing.
+    await requireKept(t, t.api, widget.id, res, `a DELETE of ${preview(target)}`);
+    t.check(res.status >= 200 && res.status < 300 && idOf(res.json) === widget.id, () => ({
+      expected: `the widget ${preview(widget.id)} still there after a DELETE of ${preview(target)}, its id with characters added after it, which no widget has`,
+      received: `the DELETE answered ${del.status}, then a retrieve of ${preview(widget.id)} answered ${res.status}${res.status === 404 || res.status === 410 ? ': the DELETE reached the widget (a lookup that reads ids leniently: an integer cast, a prefix match)' : ''}`,
+      exchanges: [del.exchange, res.exchange],
+    }));
+  }
+  if (notSent.length === targets.length) await t.skip(`no delete of an extended id was sent: ${notSent.join('; ')}`);
 });
 
 /**

@@ -244,6 +244,19 @@ export class WidgetApi {
     return res;
   }
 
+  /**
+   * DELETE of `target`, an id no create answered that extends this account's own widget's id
+   * `base` (DEL-4: `31-x` beside `31`), aimed at that widget alone: sent only on fresh proofs of
+   * the widget and of the exact id, when a lookup that reads ids leniently could reach no other
+   * widget the run knows (door.ts, ledger.ts extensionVerdict); otherwise UnprovenDeleteError.
+   */
+  async removeExtension(base: string, target: string): Promise<ApiResponse> {
+    const path = this.widgetPath(target, 'DELETE');
+    const res = await this.authed(undefined, `DELETE ${path}`, () => this.writing(() => this.provenWrite({ account: this.account, id: target, method: 'DELETE', extends: base })));
+    this.observe('delete', 'extended-id', res, { id: target });
+    return res;
+  }
+
   /** A second DELETE of an id this account already deleted (second-delete.ts): its answer, or why it was not sent. */
   async removeAgain(id: string): Promise<SecondDelete> {
     const path = this.widgetPath(id, 'DELETE');

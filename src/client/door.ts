@@ -8,6 +8,9 @@
  *   whatever its body, so a create whose answer is lost is known (openCreate): POST on
  *   /widgets (PUT or PATCH there only when the run's settings allow collection writes), no query
  *   but a credential parameter, a JSON or text/plain body or none, never a form;
+ * - a DELETE of an id no create answered, extending the run's own widget's id (DEL-4), on proofs
+ *   of that widget and of the exact id made just then, when a lookup that reads ids leniently could
+ *   reach no other widget the run knows (ledger.ts extensionVerdict);
  * - a write to one widget (DELETE, or PUT/PATCH/POST on its URL) to the widget's own path, right
  *   after a retrieve of that id, inside the id's turn (nothing else this process writes to the id
  *   goes out between them), that shows this run's marker and the widget as the create answered
@@ -23,9 +26,9 @@
  */
 import { TransportError } from '../errors.ts';
 import { takeWriter, type ApiResponse, type BoundRequest, type HttpClient, type Reader, type Writer } from '../http/client.ts';
-import { secondDeleteBefore, shownAt, writeVerdict, type DeleteVerdict, type Proof } from './ledger.ts';
+import { secondDeleteBefore, writeVerdict, type DeleteVerdict, type Proof } from './ledger.ts';
 import type { Ownership } from './ownership.ts';
-import { unsafeSegment } from './safe-ids.ts';
+import { extendsId, unsafeSegment } from './safe-ids.ts';
 
 /** The credentials a request carries: an Authorization value (null: none), and query parameters such as access_token. */
 export interface Credential {
@@ -86,6 +89,12 @@ export interface WidgetWrite {
    * no write of the suite is in flight: the delete rule's one exception for an id found absent.
    */
   readonly again?: boolean;
+  /**
+   * A DELETE of an id no create answered, made by extending this run's own widget's id (DEL-4:
+   * `31-x` beside `31`), aimed at that widget alone: proven on it and on the exact id, and sent
+   * only when a lookup that reads ids leniently could reach no other widget (ledger.ts extensionVerdict).
+   */
+  readonly extends?: string;
   /** Called just before the write is sent (the profile's situation, MAL-5's note that the widget was written). */
   readonly onSend?: () => void;
   /**
@@ -192,20 +201,27 @@ class LedgerDoor implements Door {
     const problem = w.credential === undefined ? undefined : queryProblem(w.credential.query);
     if (problem !== undefined) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: ${problem}`));
     if ((w.body === undefined) !== (w.method === 'DELETE')) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: a DELETE has no body, a ${w.method} has a JSON one`));
+    if (w.extends !== undefined && (w.method !== 'DELETE' || w.credential !== undefined || w.again === true)) return Promise.reject(new Error(`${w.method} /widgets/{id} refused: an extension of the run's widget's id is sent as a DELETE with the account's own credential only`));
     // What no proof on the same path covers (safe-ids.ts): never sent, whoever asks.
     const unsafe = unsafeSegment(w.id);
     if (unsafe !== undefined) return Promise.reject(new Error(`${w.method} /widgets/{id} refused for the id ${JSON.stringify(w.id.slice(0, 80))}: ${unsafe}`));
     const ownership = this.#ownership;
-    // The id's turn first (no slot held while waiting for it), then one slot for the proof and the write.
-    return this.#inTurn(w.id, () => this.#writer.inLane(async (lane) => {
+    // The id's turn first (no slot held while waiting for it), then one slot for the proof and the
+    // write. An extension takes the turn of the widget it extends too, first (the longer id second,
+    // so two such writes never wait on each other in a circle; one that extends nothing is refused in its own turn).
+    const turns = <T>(run: () => Promise<T>): Promise<T> => (w.extends !== undefined && extendsId(w.extends, w.id) ? this.#inTurn(w.extends, () => this.#inTurn(w.id, run)) : this.#inTurn(w.id, run));
+    return turns(() => this.#writer.inLane(async (lane) => {
       const owner = w.credential === undefined ? w.account : this.#ownerOf(w.credential);
-      const proof: Proof = w.again === true ? { kind: 'second-delete', account: w.account, quiet: true } : owner === undefined ? { kind: 'any-account', last: w.account } : { kind: 'own', account: owner };
+      const proof: Proof = w.again === true ? { kind: 'second-delete', account: w.account, quiet: true }
+        : w.extends !== undefined ? { kind: 'extension', account: w.account, base: w.extends }
+        : owner === undefined ? { kind: 'any-account', last: w.account } : { kind: 'own', account: owner };
       const verdict = await writeVerdict(ownership, w.id, proof, {
         accounts: this.#accounts.names(),
-        shows: async (account) => {
-          const proof = await this.#accounts.retrieve(account, w.id, lane);
-          if (account === w.account) w.judge?.(proof);
-          return shownAt(ownership, account, w.id, proof);
+        // The proof's retrieve of the write's own id in its own account is the one a test may judge first (judge).
+        retrieve: async (account, id) => {
+          const proof = await this.#accounts.retrieve(account, id, lane);
+          if (account === w.account && id === w.id) w.judge?.(proof);
+          return proof;
         },
       });
       if (!verdict.send) return { refused: verdict };
@@ -224,7 +240,12 @@ class LedgerDoor implements Door {
         // On the proof's slot, first in the pace: nothing waiting for a slot goes out before it.
         return { response: await lane.write(request) };
       } catch (error) {
-        if (error instanceof TransportError && !/: not sent\b/.test(error.message)) ownership.writeLost(w.account, w.id, `${w.method} was sent and its answer lost (${error.message.slice(0, 160)})`);
+        if (error instanceof TransportError && !/: not sent\b/.test(error.message)) {
+          const why = `${w.method} was sent and its answer lost (${error.message.slice(0, 160)})`;
+          ownership.writeLost(w.account, w.id, why);
+          // A lenient lookup may have acted on the widget the id extends: nothing is sent to it again either.
+          if (w.extends !== undefined) ownership.writeLost(w.account, w.extends, `${why}, to an extension of this id`);
+        }
         throw error;
       }
     }));

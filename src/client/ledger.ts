@@ -24,6 +24,7 @@ import type { ApiResponse } from '../http/client.ts';
 import type { Refusal } from '../errors.ts';
 import { idText } from '../schema.ts';
 import { showsAsAnswered, type Ownership } from './ownership.ts';
+import { extendsId } from './safe-ids.ts';
 
 /** The one meaning of "gone" and "absent": a retrieve answered 404 or 410. A 401 or 403 says the token is not the account's; anything else proves nothing. */
 export const isGone = (status: number): boolean => status === 404 || status === 410;
@@ -117,13 +118,42 @@ export interface DeleteFacts {
    * another widget, so each must hold (see deleteVerdict and docs/data-safety.md).
    */
   readonly again: SecondDeleteFacts | undefined;
+  /**
+   * Only for a DELETE of an id no create answered, made by extending the run's own widget's id
+   * (DEL-4: `31-x` beside `31`): the facts that keep a lookup that reads ids leniently from
+   * reaching any widget but that one (see extensionVerdict and docs/data-safety.md).
+   */
+  readonly extension: ExtensionFacts | undefined;
+}
+
+/** What a fresh retrieve of the exact id showed, for a DELETE of an extension of the run's own widget. */
+export type TargetShows =
+  /** A 4xx (404, 410, a 400 for an id the server would not issue): no widget at this id. */
+  | 'nothing'
+  /** The widget it extends, as its create answered it: a lookup that reads ids leniently, which reaches that widget alone. */
+  | 'base'
+  /** A widget at this very id: the id names a widget, which is not the run's. */
+  | 'itself'
+  /** Anything else: a 5xx, another widget, a 2xx without one. */
+  | 'other';
+
+/** What a DELETE of an extension of the run's own widget's id rests on, besides the facts every delete has. */
+export interface ExtensionFacts {
+  /** The id starts with the run's widget's id and has more after it, and the two are not one id under the normalisations of ids (safe-ids.ts extendsId). */
+  readonly extendsBase: boolean;
+  /** Why the delete rule would not delete the widget it extends, on its fresh retrieve (the run's own live widget, as its create answered it), or undefined when it would. */
+  readonly baseRefused: { readonly reason: string; readonly broken?: string } | undefined;
+  /** What the exact id's fresh retrieve, on the same slot just before the write, showed. */
+  readonly target: TargetShows;
+  /** An id the run knows in the account (inventory, live claims, ids seen not its own) that a lenient lookup could take this one for (Ownership.lenientNeighbour), if any. */
+  readonly neighbour: string | undefined;
 }
 
 /**
  * The name of every fact, checked against DeleteFacts when the suite is compiled: a fact added
  * to the type and not here fails `tsc`, and the truth table (ledger.test.ts) enumerates these.
  */
-export const DELETE_FACTS = ['journalled', 'preExisting', 'contradiction', 'retrieve', 'createdUnmarked', 'lostWrite', 'lookalike', 'collided', 'absentHereProvenElsewhere', 'refusedElsewhere', 'sweep', 'again'] as const;
+export const DELETE_FACTS = ['journalled', 'preExisting', 'contradiction', 'retrieve', 'createdUnmarked', 'lostWrite', 'lookalike', 'collided', 'absentHereProvenElsewhere', 'refusedElsewhere', 'sweep', 'again', 'extension'] as const;
 type Unlisted = Exclude<keyof DeleteFacts, (typeof DELETE_FACTS)[number]>;
 /** Compiles only while DELETE_FACTS names every fact of DeleteFacts. */
 export const EVERY_FACT_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
@@ -146,6 +176,8 @@ export interface FactsBeyondTheLedger {
   readonly refusedElsewhere?: { readonly account: string; readonly reason: string };
   /** The second delete of the same id, inside (or not) a window without writes of the suite. */
   readonly secondDelete?: { readonly quiet: boolean };
+  /** A DELETE of an extension of the run's widget `base`: what the fresh retrieves of the base and of the exact id showed. */
+  readonly extension?: { readonly base: string; readonly baseRefused: ExtensionFacts['baseRefused']; readonly target: TargetShows };
 }
 
 /** The facts of an id in an account: what the ledger holds, what a retrieve showed, and what the caller proved beyond. Built here and nowhere else. */
@@ -169,6 +201,12 @@ export function factsOf(ownership: Ownership, account: string, id: string, retri
       heldNothingBefore: ownership.heldNothingBefore(account),
       idsUnreliable: ownership.reissued || ownership.repeated || ownership.anyContradiction(account),
       quiet: beyond.secondDelete.quiet,
+    },
+    extension: beyond.extension === undefined ? undefined : {
+      extendsBase: extendsId(beyond.extension.base, id),
+      baseRefused: beyond.extension.baseRefused,
+      target: beyond.extension.target,
+      neighbour: ownership.lenientNeighbour(account, id, beyond.extension.base),
     },
   };
 }
@@ -202,6 +240,28 @@ function secondDeleteVerdict(f: DeleteFacts, again: SecondDeleteFacts): DeleteVe
 }
 
 /**
+ * A DELETE of an id no create answered, made by extending the run's own widget's id (DEL-4): a
+ * lookup that reads ids leniently (an integer cast, a prefix match) takes it for a widget whose
+ * id begins it. Sent only when the only widget such a lookup could reach is the run's own: the
+ * widget it extends passes the delete rule on a fresh retrieve (the run's, live, as its create
+ * answered it); the exact id's fresh retrieve on the same slot shows nothing there, or that very
+ * widget (a lookup as lenient for GET as for DELETE reaches it alone); and no other id the run
+ * knows in the account could be taken for it (a lookup lenient for DELETE alone). Never from a
+ * cleanup, never for an id a create answered.
+ */
+function extensionVerdict(f: DeleteFacts, e: ExtensionFacts): DeleteVerdict {
+  const refuse = (reason: string, broken?: string): DeleteVerdict => no('extension', reason, broken);
+  if (f.sweep !== undefined) return refuse('cleanup never deletes an id no create answered');
+  if (f.journalled) return refuse('a create of this run answered this id: it is deleted as that widget, never as an extension of another');
+  if (!e.extendsBase) return refuse('the id does not extend the run\'s widget (it must begin with that id and say more, and not be the same id under the normalisations servers apply to ids)');
+  if (e.baseRefused !== undefined) return refuse(`the widget it extends is not proven the run's own and live: ${e.baseRefused.reason}`, e.baseRefused.broken);
+  if (e.target === 'itself') return refuse('a retrieve of this very id shows a widget at it: the id names a widget that is not the run\'s');
+  if (e.target === 'other') return refuse('a retrieve of this very id answered neither an error (4xx) nor the widget it extends, so what a DELETE of it reaches is unknown', 'CRUD-5');
+  if (e.neighbour !== undefined) return refuse(`the run knows the id ${JSON.stringify(e.neighbour.slice(0, 80))} in this account, which a lookup that reads ids leniently could take this one for (a prefix of it, or its leading digits): the DELETE could reach that widget instead of the run's own`);
+  return { send: true };
+}
+
+/**
  * The one rule every write to a widget obeys (tests, per-file cleanup, the final sweep, the
  * interrupt sweep, `cleanup`), in one account: sent only for an id that is in the journal, not
  * in the inventory, free of contradictions, lost writes, lookalikes and collisions, and whose
@@ -219,6 +279,7 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
   if (f.collided) return no('collided', 'two creates of this run were answered with this id while the first widget was not deleted: the id does not name one widget, so nothing is sent to it', 'CRUD-3');
   if (f.contradiction !== undefined) return no('contradicted', `the server contradicted itself about this id (${f.contradiction}): never deleted`, 'CRUD-4');
   if (f.again) return secondDeleteVerdict(f, f.again);
+  if (f.extension) return extensionVerdict(f, f.extension);
   const owned = f.sweep ? f.sweep.listedOnlyMarked : f.journalled;
   // A delete checking that another account's widget cannot be deleted (ISO, AUTH): this account
   // shows nothing at the id, or the same marked widget (a server ignoring accounts on retrieve).
@@ -250,12 +311,14 @@ export type Proof =
   /** A credential no account owns (none, garbage, another scheme): proven in every account, the write's own last. */
   | { readonly kind: 'any-account'; readonly last: string }
   /** The profile's second delete of the same id, in the account, inside (or not) a window without writes of the suite. */
-  | { readonly kind: 'second-delete'; readonly account: string; readonly quiet: boolean };
+  | { readonly kind: 'second-delete'; readonly account: string; readonly quiet: boolean }
+  /** A DELETE of an id no create answered, extending the run's widget `base` (DEL-4): proven on that widget, then on the exact id. */
+  | { readonly kind: 'extension'; readonly account: string; readonly base: string };
 
-/** The accounts a proof may look into, and a fresh retrieve in each (on the write's lane). */
+/** The accounts a proof may look into, and a fresh retrieve of an id in each (on the write's lane). */
 export interface Proofs {
   readonly accounts: readonly string[];
-  shows(account: string): Promise<RetrieveShows>;
+  retrieve(account: string, id: string): Promise<ApiResponse>;
 }
 
 /**
@@ -265,16 +328,18 @@ export interface Proofs {
  */
 export async function writeVerdict(ownership: Ownership, id: string, proof: Proof, proofs: Proofs): Promise<DeleteVerdict> {
   const account = proof.kind === 'any-account' ? proof.last : proof.account;
+  const shows = async (at: string): Promise<RetrieveShows> => shownAt(ownership, at, id, await proofs.retrieve(at, id));
   if (ownership.lostWrite(id) !== undefined) return deleteVerdict(factsOf(ownership, account, id, 'unknown'));
-  if (proof.kind === 'second-delete') return deleteVerdict(factsOf(ownership, account, id, await proofs.shows(account), { secondDelete: { quiet: proof.quiet } }));
-  if (proof.kind === 'own') return ownVerdict(ownership, id, account, proofs);
+  if (proof.kind === 'second-delete') return deleteVerdict(factsOf(ownership, account, id, await shows(account), { secondDelete: { quiet: proof.quiet } }));
+  if (proof.kind === 'extension') return extensionWriteVerdict(ownership, id, proof, proofs);
+  if (proof.kind === 'own') return ownVerdict(ownership, id, account, shows);
   // In the write's own account the rule speaks of the widget itself (a rule the server broke
   // included); in another it says only that the credential could reach a widget there.
   const order = [...proofs.accounts].sort((a, b) => Number(a === account) - Number(b === account));
   for (const each of order) {
-    const shows = await proofs.shows(each);
-    if (showsNothing(shows)) continue;
-    const verdict = deleteVerdict(factsOf(ownership, each, id, shows));
+    const seen = await shows(each);
+    if (showsNothing(seen)) continue;
+    const verdict = deleteVerdict(factsOf(ownership, each, id, seen));
     if (verdict.send) continue;
     if (each === account) return verdict;
     return no('credential', `the write carries a credential that is no account's own (none, another scheme, a changed token), which the server may take for any account, and in the ${each} account: ${verdict.reason}`);
@@ -288,20 +353,44 @@ export async function writeVerdict(ownership: Ownership, id: string, proof: Proo
  * server that ignores accounts on retrieve), the fresh proof of the account whose create answered
  * it, or the id being one the suite made up.
  */
-async function ownVerdict(ownership: Ownership, id: string, account: string, proofs: Proofs): Promise<DeleteVerdict> {
-  const shows = await proofs.shows(account);
-  const here = factsOf(ownership, account, id, shows);
-  const looksElsewhere = showsNothing(shows) || (shows === 'marked' && !here.journalled);
+async function ownVerdict(ownership: Ownership, id: string, account: string, shows: (account: string) => Promise<RetrieveShows>): Promise<DeleteVerdict> {
+  const seen = await shows(account);
+  const here = factsOf(ownership, account, id, seen);
+  const looksElsewhere = showsNothing(seen) || (seen === 'marked' && !here.journalled);
   if (!looksElsewhere || here.preExisting || here.contradiction !== undefined) return deleteVerdict(here);
-  let elsewhere = shows !== 'marked' && ownership.isMadeUp(id);
+  let elsewhere = seen !== 'marked' && ownership.isMadeUp(id);
   let refusedElsewhere: { account: string; reason: string } | undefined;
   for (const claimant of ownership.claimants(id)) {
     if (elsewhere || claimant === account) continue;
-    const there = deleteVerdict(factsOf(ownership, claimant, id, await proofs.shows(claimant)));
+    const there = deleteVerdict(factsOf(ownership, claimant, id, await shows(claimant)));
     elsewhere = there.send;
     if (!there.send) refusedElsewhere ??= { account: claimant, reason: there.reason };
   }
-  return deleteVerdict(factsOf(ownership, account, id, shows, { absentHereProvenElsewhere: elsewhere, ...(!elsewhere && refusedElsewhere ? { refusedElsewhere } : {}) }));
+  return deleteVerdict(factsOf(ownership, account, id, seen, { absentHereProvenElsewhere: elsewhere, ...(!elsewhere && refusedElsewhere ? { refusedElsewhere } : {}) }));
+}
+
+/**
+ * A DELETE of `target`, extending the run's widget `base` (DEL-4): nothing is retrieved unless it
+ * extends it; then the base's fresh retrieve under the delete rule, and the exact id's fresh
+ * retrieve last, just before the write (extensionVerdict).
+ */
+async function extensionWriteVerdict(ownership: Ownership, target: string, proof: Extract<Proof, { kind: 'extension' }>, proofs: Proofs): Promise<DeleteVerdict> {
+  const { account, base } = proof;
+  if (!extendsId(base, target)) return deleteVerdict(factsOf(ownership, account, target, 'unknown', { extension: { base, baseRefused: undefined, target: 'other' } }));
+  const baseVerdict = deleteVerdict(factsOf(ownership, account, base, shownAt(ownership, account, base, await proofs.retrieve(account, base))));
+  const baseRefused = baseVerdict.send ? undefined : { reason: baseVerdict.reason, ...(baseVerdict.broken === undefined ? {} : { broken: baseVerdict.broken }) };
+  const res = await proofs.retrieve(account, target);
+  return deleteVerdict(factsOf(ownership, account, target, shownAt(ownership, account, target, res), { extension: { base, baseRefused, target: targetShows(ownership, account, base, target, res) } }));
+}
+
+/** What a retrieve of `target` shows, for a DELETE of it aimed at the run's widget `base` (TargetShows). */
+export function targetShows(ownership: Ownership, account: string, base: string, target: string, res: ApiResponse): TargetShows {
+  if (res.status >= 400 && res.status < 500) return 'nothing';
+  if (res.status < 200 || res.status >= 300) return 'other';
+  const shown = idText((res.json as { id?: unknown } | undefined)?.id);
+  if (shown === target) return 'itself';
+  const answered = ownership.answered(account, base);
+  return shown === base && ownership.isOurs(res.json) && (answered === undefined || showsAsAnswered(answered, res.json)) ? 'base' : 'other';
 }
 
 /** The delete rule on the second delete of an id from the ledger's facts alone (no request): whether the quiet window is worth asking for. */

@@ -9,7 +9,7 @@
  * split, a delete could read one part and miss a change in another.
  */
 import { Journal, journalFacts, type JournalEntry, type JournalFacts, type LostCreate } from './journal.ts';
-import { idKey } from './safe-ids.ts';
+import { idKey, keyReaches, lenientlyReaches } from './safe-ids.ts';
 
 /** What the latest retrieve with the account's own token showed at an id (a list entry is never proof). */
 export type Sighting =
@@ -262,6 +262,24 @@ export class Ownership {
     const other = this.foreignKeys.get(account)?.get(idKey(id));
     // A create's answer may name a widget the account held before the run (CRUD-3): still not the run's.
     return other === undefined || other === id || (this.journalled(account, other) && !this.preExisting(account, other)) ? undefined : other;
+  }
+
+  /**
+   * An id the run knows in the account, other than `base` and not deleted by the run, that a
+   * lookup reading ids leniently could take `target` for (safe-ids.ts lenientlyReaches: a prefix
+   * of it, its leading digits): an id of the inventory, a live claim of the run, or an id seen
+   * that is not the run's. Ids equal to the target or the base under idKey are the lookalike
+   * rule's, not this one's. Undefined when none: a DELETE of `target` aimed at `base` can reach
+   * no other widget the run knows of (DEL-4, ledger.ts extensionVerdict).
+   */
+  lenientNeighbour(account: string, target: string, base: string): string | undefined {
+    const targetKey = idKey(target);
+    const mine = new Set([targetKey, idKey(base)]);
+    const near = (id: string): boolean => id !== base && lenientlyReaches(id, target) && !mine.has(idKey(id));
+    for (const id of this.inventory.get(account) ?? []) if (near(id)) return id;
+    for (const claim of this.claims.get(account)?.values() ?? []) if (!claim.deleted && near(claim.id)) return claim.id;
+    for (const [key, id] of this.foreignKeys.get(account) ?? []) if (!mine.has(key) && keyReaches(key, targetKey)) return id;
+    return undefined;
   }
 
   /** The create's answer for the id: this account's claim, else the claim of the account whose create answered it. */

@@ -156,6 +156,31 @@ export function idKey(id: string): string {
   return text;
 }
 
+/**
+ * Whether `target` extends `base`: it starts with it and has more after it, and the two are not
+ * one id under the normalisations servers apply to ids (idKey: `31` and `31.` are). Such an id is
+ * what DEL-4 and CRUD-5 send to find a lookup that reads ids leniently.
+ */
+export function extendsId(base: string, target: string): boolean {
+  return base !== '' && target.length > base.length && target.startsWith(base) && idKey(target) !== idKey(base);
+}
+
+/**
+ * Whether a lookup that reads ids leniently could take `target` for the widget at `known`:
+ * `known` is a proper prefix of it as written (a prefix match finds `3` for `31-x`), or under the
+ * normalisations of idKey, which also covers an integer cast of the target's leading digits
+ * (`031-x` is read as 31). An id equal to the target under idKey is a lookalike, not this.
+ */
+export function lenientlyReaches(known: string, target: string): boolean {
+  if (known === target) return false;
+  return target.startsWith(known) || keyReaches(idKey(known), idKey(target));
+}
+
+/** lenientlyReaches on keys already made (idKey): the known key a proper prefix of the target's. */
+export function keyReaches(knownKey: string, targetKey: string): boolean {
+  return knownKey !== targetKey && targetKey.startsWith(knownKey);
+}
+
 /** Decodings and normalisations idKey alternates before it stops decoding. */
 const MAX_KEY_ROUNDS = MAX_DECODINGS * 2;
 

@@ -52,9 +52,30 @@ export function createSituation(raw: string, contentType: string | null): { situ
 export const FOREIGN_ID_PREFIX = 'wcs-unknown-';
 
 /**
+ * How the suite extends one of its own widget's ids into an id no widget has (harness/ids.ts
+ * extendedIds, for CRUD-5 and DEL-4): the id, one of these separators (or none), then
+ * EXTENSION_TAG and EXTENSION_LETTERS random lower-case letters. Never digits right after the id:
+ * `310` may be a real widget beside `31`, `31wcs…` and `31-wcs…` are no id a server issues.
+ */
+export const EXTENSION_SEPARATORS = ['', '-', '_', '~'] as const;
+export const EXTENSION_TAG = 'wcs';
+export const EXTENSION_LETTERS = 5;
+
+/** The added part of an extended id at its end (a separator, the tag, the letters). */
+const EXTENSION = new RegExp(`[-_~]?${EXTENSION_TAG}[a-z]{${EXTENSION_LETTERS}}$`);
+
+/** True when the id is one of the account's own ids extended as the suite extends them (EXTENSION_SEPARATORS). */
+function extendsHeld(ownership: Ownership, account: string, id: string): boolean {
+  const added = EXTENSION.exec(id)?.[0];
+  if (added === undefined) return false;
+  // With or without the separator: an id that ends in one of them itself is extended with none.
+  return [id.slice(0, -added.length), id.slice(0, -(added.length - 1))].some((base) => base !== '' && base !== id && ownership.get(account, base) !== undefined);
+}
+
+/**
  * A retrieve or delete with the account's own token: of its widget, one it deleted, another
- * account's, one of its own ids with the case of its letters changed, or an unknown id (shaped
- * like the server's, or foreign).
+ * account's, one of its own ids with the case of its letters changed or with characters added
+ * after it, or an unknown id (shaped like the server's, or foreign).
  */
 export function idSituation(ownership: Ownership, account: string, id: string): string {
   const claim = ownership.get(account, id);
@@ -62,5 +83,6 @@ export function idSituation(ownership: Ownership, account: string, id: string): 
   if (claim) return 'existing';
   if (ownership.claimants(id).length > 0) return 'other-account';
   if (id.startsWith(FOREIGN_ID_PREFIX)) return 'foreign-id';
+  if (extendsHeld(ownership, account, id)) return 'extended-id';
   return ownership.caseVariantHeld(account, id) ? 'case-swapped' : 'unknown-id';
 }

@@ -4,7 +4,8 @@
  * check that compares answers uses an unknown id shaped like the server's own ids.
  */
 import type { WidgetApi } from '../client/api.ts';
-import { FOREIGN_ID_PREFIX } from '../client/situation.ts';
+import { EXTENSION_LETTERS, EXTENSION_SEPARATORS, EXTENSION_TAG, FOREIGN_ID_PREFIX } from '../client/situation.ts';
+import { unsafeSegment } from '../client/safe-ids.ts';
 import { swapAsciiCase } from '../shared/sent-credential.ts';
 import type { SeededRandom } from './random.ts';
 
@@ -88,4 +89,18 @@ export async function freshUnknownId(api: WidgetApi, model: string, random: Seed
 export function caseSwapped(id: string): string | undefined {
   const swapped = swapAsciiCase(id);
   return swapped === id ? undefined : swapped;
+}
+
+/**
+ * Ids that begin with `base` and say more, one per separator (none, "-", "_", "~"; situation.ts
+ * EXTENSION_SEPARATORS), each then a tag and random lower-case letters drawn from the test's
+ * stream: `31wcsqkzjd`, `31-wcsxpamr`. A lookup that reads ids leniently (an integer cast, a
+ * prefix match) takes them for `base`; no server issues them beside it, since a separator or a
+ * letter follows the id, never a digit (`310` may be a real widget beside `31`), and the random
+ * letters make any widget at one as unlikely as at a foreign id. Ids the suite will not put in a
+ * path (over-long, say) are left out.
+ */
+export function extendedIds(base: string, random: SeededRandom, separators: readonly string[] = EXTENSION_SEPARATORS): string[] {
+  const letters = (): string => Array.from({ length: EXTENSION_LETTERS }, () => String.fromCharCode(97 + random.int(26))).join('');
+  return separators.map((separator) => `${base}${separator}${EXTENSION_TAG}${letters()}`).filter((id) => unsafeSegment(id) === undefined);
 }

@@ -49,8 +49,8 @@ type Summary = (values: ReadonlyArray<readonly [string, number]>) => string;
 const OPS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
   ['list', 'list', ['ok', 'limit-refused', 'limit-0', 'limit-spelling', 'invalid-limit', 'unknown-cursor', 'no-credential', 'bad-credential', 'credential-spelling', 'token-in-query']],
   ['create', 'create', ['valid', 'malformed', 'byte-order-mark', 'empty-name', 'unknown-field', 'no-content-type', 'other-content-type', 'no-credential', 'bad-credential', 'credential-spelling', 'token-in-query']],
-  ['retrieve', 'retrieve', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'case-swapped', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
-  ['delete', 'delete', ['existing', 'unknown-id', 'foreign-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
+  ['retrieve', 'retrieve', ['existing', 'unknown-id', 'foreign-id', 'extended-id', 'after-delete', 'case-swapped', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
+  ['delete', 'delete', ['existing', 'unknown-id', 'foreign-id', 'extended-id', 'after-delete', 'other-account', 'no-credential', 'bad-credential', 'token-in-query']],
 ];
 
 const SITUATION_LABELS: Record<string, string> = {
@@ -76,6 +76,7 @@ const SITUATION_LABELS: Record<string, string> = {
   'unknown-id': "an unknown id shaped like the server's",
   'after-delete': 'after delete',
   'case-swapped': "an own widget's id with the case of its letters swapped",
+  'extended-id': "an own widget's id with characters added after it (31-x beside 31)",
   'other-account': "another account's widget",
 };
 

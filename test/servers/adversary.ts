@@ -8,8 +8,8 @@
  * the suite's given to another client's widget, also right after a DELETE whose answer it
  * dropped; another client's writes during the run, copies of the suite's names among them),
  * routers that normalise or decode ids (a DELETE that finds the widget by a folded id, or that
- * decodes the path twice and resolves dot segments), creates answered with lookalikes of
- * pre-existing ids, and an inventory the list hides. Foreign widgets (the users' and the other
+ * decodes the path twice and resolves dot segments, or that reads ids leniently), creates
+ * answered with lookalikes or extensions of pre-existing ids, and an inventory the list hides. Foreign widgets (the users' and the other
  * client's) are the ones that must stay intact.
  */
 import fc from 'fast-check';
@@ -18,7 +18,7 @@ import { startServer, type RunningServer } from '../../src/reference/server.ts';
 
 export const ADVERSARY_TOKENS = { 'adv-token-alice': 'primary', 'adv-token-bob': 'second' } as const;
 
-export const CREATE_LIES = ['honest', 'id-of-pre-existing', 'id-of-own-earlier', 'answer-lost', 'no-id', 'lookalike-of-pre-existing', 'dot-dot-id', 'no-created-at', 'slash-id-over-pre-existing'] as const;
+export const CREATE_LIES = ['honest', 'id-of-pre-existing', 'id-of-own-earlier', 'answer-lost', 'no-id', 'lookalike-of-pre-existing', 'dot-dot-id', 'no-created-at', 'slash-id-over-pre-existing', 'extension-of-pre-existing'] as const;
 export const RETRIEVE_LIES = ['honest', 'add-marker', 'remove-marker', 'upper-case', 'show-own-widget-at-any-id', 'not-found'] as const;
 export const LIST_LIES = ['honest', 'add-marker', 'remove-marker', 'shift-names', 'hide-marked', 'duplicate-entry', 'hide-pre-existing'] as const;
 export const DELETE_LIES = ['honest', 'fail', 'delete-another-own', 'ok-but-keep', 'reassign-and-drop'] as const;
@@ -26,10 +26,13 @@ export const DELETE_LIES = ['honest', 'fail', 'delete-another-own', 'ok-but-keep
 export const RACES = ['none', 'reassign-own-id', 'reassign-own-id-copying-name', 'other-client-creates', 'other-client-copies-name'] as const;
 /**
  * How the server's router finds the widget of a GET or DELETE /widgets/{id}: exactly; folding
- * ids on DELETE only; decoding twice on DELETE only (and resolving dot segments); or, for both
- * methods, decoding "%2F" and routing on the first segment (`u1/x` reaches `u1`).
+ * ids on DELETE only; decoding twice on DELETE only (and resolving dot segments); for both
+ * methods, decoding "%2F" and routing on the first segment (`u1/x` reaches `u1`); or reading ids
+ * leniently, for both methods or on DELETE only: the widget at the exact id, else the first one
+ * (in creation order) whose id begins it (`w1-x` reaches `w1`, and so does `w12-x` when `w12` is
+ * not there).
  */
-export const ROUTERS = ['exact', 'fold-on-delete', 'decode-twice-on-delete', 'first-segment'] as const;
+export const ROUTERS = ['exact', 'fold-on-delete', 'decode-twice-on-delete', 'first-segment', 'lenient', 'lenient-on-delete'] as const;
 
 export interface Schedule {
   readonly preExisting: { readonly primary: number; readonly second: number };
@@ -42,6 +45,8 @@ export interface Schedule {
   /** Right after each answer is sent, in turn: another client acts the moment the suite has read an answer (none: no race). */
   readonly afterAnswer?: ReadonlyArray<(typeof RACES)[number]>;
   readonly router?: (typeof ROUTERS)[number];
+  /** The run also sends DEL-4's DELETE of an id extending each of its widgets the tests keep (WidgetApi.removeExtension). */
+  readonly probes?: boolean;
 }
 
 /** Half honest answers, half lies, per operation; lists long enough to vary over a run. */
@@ -77,6 +82,7 @@ export const doorSchedules: fc.Arbitrary<Schedule> = fc.record({
   race: lies(RACES),
   afterAnswer: fc.oneof(lies(RACES), sparseRaces),
   router: fc.constantFrom(...ROUTERS),
+  probes: fc.boolean(),
 });
 
 /** One percent-decoding, or the text as it is when it does not decode. */
@@ -230,6 +236,10 @@ export class Adversary {
     const router = this.schedule.router ?? 'exact';
     // Both methods alike: the proof's GET reaches what the DELETE would.
     if (router === 'first-segment') return { id: id.split('/')[0]! };
+    if (router === 'lenient' || (router === 'lenient-on-delete' && forDelete)) {
+      const widgets = this.widgets.get(account)!;
+      return { id: widgets.has(id) ? id : ([...widgets.keys()].find((k) => id.startsWith(k)) ?? id) };
+    }
     if (!forDelete || router === 'exact') return { id };
     if (router === 'decode-twice-on-delete') {
       let twice = id;
@@ -323,10 +333,12 @@ export class Adversary {
     if (marker) this.marker = marker;
     const lie = this.lie('create');
     const user = this.users(account)[0];
-    // The widget is made at an id that is a lookalike of a user's, at `%2e%2e`, or at a user's id with a path after it.
+    // The widget is made at an id that is a lookalike of a user's, at `%2e%2e`, at a user's id with
+    // a path after it, or at a user's id with characters after it (a lenient lookup's bait).
     const at = lie === 'lookalike-of-pre-existing' && user ? LOOKALIKES[this.next % LOOKALIKES.length]!(user.id)
       : lie === 'dot-dot-id' ? '%2e%2e'
       : lie === 'slash-id-over-pre-existing' && user ? `${user.id}/x${this.next}`
+      : lie === 'extension-of-pre-existing' && user ? `${user.id}x${this.next}`
       : undefined;
     const w = this.store(account, { name: input.name, ...(typeof input.description === 'string' ? { description: input.description } : {}) }, at === undefined || this.widgets.get(account)!.has(at) ? undefined : at);
     this.made.add(`${account}\n${w.id}`);

@@ -32,6 +32,44 @@ export class InspectableStore extends WidgetStore {
   }
 }
 
+/** Ids from one database sequence shared by all accounts: "1", "2", …, never reused. */
+export class SequenceStore extends InspectableStore {
+  private lastId = 0;
+  protected override randomId(): string {
+    this.lastId += 1;
+    return String(this.lastId);
+  }
+}
+
+/**
+ * How a lookup that reads ids leniently finds a widget at an id it does not hold: an integer cast
+ * of the id's leading digits (JavaScript's parseInt, Ruby's to_i under Rails' find, MySQL comparing
+ * an integer column with a string), or the first widget whose id begins the id (a prefix match).
+ */
+export type Leniency = 'integer-cast' | 'prefix';
+
+/**
+ * The reference service whose retrieve, delete, or both, read ids leniently: the widget at the
+ * exact id when there is one, else the one `leniency` finds, so `31-x` reaches widget `31`.
+ */
+export function lenientLookup(leniency: Leniency, on: { readonly retrieve: boolean; readonly delete: boolean }, store: InspectableStore = new InspectableStore()): ReferenceService {
+  const resolve = (account: string, id: string): string => {
+    if (store.get(account, id)) return id;
+    if (leniency === 'prefix') return store.all(account).find((w) => id.startsWith(w.id))?.id ?? id;
+    const n = Number.parseInt(id, 10);
+    return Number.isNaN(n) ? id : String(n);
+  };
+  return new (class extends ReferenceService {
+    protected override retrieve(account: string, id: string): Reply {
+      return super.retrieve(account, on.retrieve ? resolve(account, id) : id);
+    }
+
+    protected override remove(account: string, id: string): Reply {
+      return super.remove(account, on.delete ? resolve(account, id) : id);
+    }
+  })({ store });
+}
+
 /** The account the widget belongs to, whichever account that is; undefined when none. `store` is the service's own (protected there). */
 export function ownerOf(service: ReferenceService, store: WidgetStore, id: string): string | undefined {
   return [...new Set(Object.values(service.tokens))].find((account) => store.get(account, id) !== undefined);

@@ -44,7 +44,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, ReferenceService, type PageJson, type Reply } from '../../src/reference/service.ts';
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
 import type { TestServer } from './test-server.ts';
-import { InspectableStore, offsetPaged, oneParam, serve } from './support.ts';
+import { InspectableStore, offsetPaged, oneParam, SequenceStore, serve } from './support.ts';
 import { apache, Base64Store, FreeTextIdStore } from './deployments.ts';
 
 export interface VariantCase {
@@ -63,15 +63,6 @@ function withExtras(body: unknown): unknown {
 
 // ---------------------------------------------------------------------------------------
 // sequential ids, newest first, a hard maximum limit
-
-/** Ids from one database sequence shared by all accounts: "1", "2", …, never reused. */
-class SequenceStore extends InspectableStore {
-  private lastId = 0;
-  protected override randomId(): string {
-    this.lastId += 1;
-    return String(this.lastId);
-  }
-}
 
 const DECIMAL_ID = /^[1-9][0-9]{0,15}$/;
 

@@ -1,7 +1,7 @@
-/** Faults of delete (DEL): a delete that keeps the widget, ids that come back, unknown ids. */
+/** Faults of delete (DEL): a delete that keeps the widget, ids that come back, unknown ids, ids read leniently. */
 import { HttpError, ReferenceService, type Reply } from '../../../src/reference/service.ts';
 import { WidgetStore } from '../../../src/reference/store.ts';
-import { QuietService, serve } from '../support.ts';
+import { lenientLookup, QuietService, SequenceStore, serve } from '../support.ts';
 import { dependentsOf, type FaultCase } from './case.ts';
 
 /** Ids of deleted widgets handed out again, the most recently freed first or the oldest first (never a live widget's). */
@@ -54,6 +54,19 @@ export const DEL_FAULTS: readonly FaultCase[] = [
         return super.remove(account, id);
       }
     })()),
+  },
+  {
+    // As Rails' find, or an Express route that calls parseInt: "31wcs…" and "31-wcs…" are widget 31.
+    name: 'integer-cast-ids', rule: 'DEL-4',
+    description: 'numbers its widgets 1, 2, … and reads the id of a retrieve or delete as an integer cast of its leading digits, so an id with characters after a widget\'s id reaches that widget',
+    alsoBreaks: { 'CRUD-5': 'a retrieve of a widget\'s id with characters added after it answers that widget, not a 4xx Error' },
+    make: () => serve(lenientLookup('integer-cast', { retrieve: true, delete: true }, new SequenceStore())),
+  },
+  {
+    // A delete handler written apart from the retrieve's, matching on a prefix: its retrieve shows nothing there.
+    name: 'prefix-match-delete', rule: 'DEL-4',
+    description: 'deletes the first widget whose id begins the id sent when no widget has that id; a retrieve finds ids exactly',
+    make: () => serve(lenientLookup('prefix', { retrieve: false, delete: true })),
   },
   {
     name: 'never-used-account-delete-500', rule: 'DEL-3',

@@ -12,6 +12,9 @@
  * - Without the id check: every non-empty id is a safe segment and ids are compared exactly, so
  *   `%2e%2e` on a router that decodes twice empties the account, and a lookalike id on a DELETE
  *   route that folds ids deletes the user's widget.
+ * - Without the lenient-reach check: DEL-4's DELETE of an id extending the run's widget goes out
+ *   though the user's widget's id begins it too, and a DELETE route that reads ids leniently (the
+ *   first widget whose id begins the one sent) deletes the user's widget.
  * Each loads the run's modules afresh with one module swapped (vi.doMock), for this file only.
  */
 import fc from 'fast-check';
@@ -128,5 +131,22 @@ describe('the property fails when a part of the door is taken out', () => {
       return { ...actual, unsafeSegment: (id: string) => (id === '' ? 'the id is empty' : undefined), idKey: (id: string) => id };
     });
     expect(await counterexample(routing, 40)).toBeDefined();
+  }, 120_000);
+
+  it('DEL-4 without the lenient-reach check, a generated server gets the user\'s widget deleted through a DELETE route that reads ids leniently', async () => {
+    const lenient: fc.Arbitrary<Schedule> = fc.record({
+      ...HONEST,
+      create: some(['honest', 'extension-of-pre-existing'] as const),
+      delete: fc.constant(['honest'] as Schedule['delete']),
+      race: fc.constant(['none'] as Schedule['race'] & string[]),
+      router: fc.constant('lenient-on-delete' as const),
+      probes: fc.constant(true),
+    });
+    expect(await counterexample(lenient, 12)).toBeUndefined();
+    vi.doMock('../../../src/client/safe-ids.ts', async (importActual) => {
+      const actual = await importActual<typeof SafeIds>();
+      return { ...actual, lenientlyReaches: () => false, keyReaches: () => false };
+    });
+    expect(await counterexample(lenient, 40)).toBeDefined();
   }, 120_000);
 });

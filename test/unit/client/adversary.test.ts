@@ -80,6 +80,12 @@ describe('generated adversaries that lie about identity and ownership', () => {
           // slot, first in the pace; in that round trip another slot can send the request it had
           // in flight and one more, so the adversary's window is two requests per other slot.
           [{ preExisting: { primary: 1, second: 1 }, create: ['answer-lost', 'honest'], retrieve: ['honest', 'add-marker', 'add-marker', 'honest', 'add-marker', 'add-marker', 'add-marker'], list: ['honest'], delete: ['reassign-and-drop'], race: ['none', 'reassign-own-id', 'reassign-own-id', 'other-client-creates', 'none', 'other-client-creates', 'none', 'none'], afterAnswer: [...Array<'none'>(20).fill('none'), 'reassign-own-id'], router: 'exact' }, false],
+          // Issue 37: DEL-4's DELETE of an id extending the run's widget, on routers that read ids
+          // leniently (for both methods, or on DELETE alone), where a create was answered with an
+          // id extending a user's: what a lenient lookup could reach beside the run's widget is known
+          // (the inventory), so nothing is sent there.
+          [{ preExisting: { primary: 2, second: 1 }, create: ['extension-of-pre-existing', 'honest'], retrieve: ['honest'], list: ['honest'], delete: ['honest'], race: ['none'], router: 'lenient-on-delete', probes: true }, false],
+          [{ preExisting: { primary: 2, second: 1 }, create: ['extension-of-pre-existing', 'honest', 'lookalike-of-pre-existing'], retrieve: ['honest', 'show-own-widget-at-any-id'], list: ['honest', 'add-marker'], delete: ['honest', 'ok-but-keep'], race: ['none', 'reassign-own-id'], router: 'lenient', probes: true }, true],
         ],
       },
     );

@@ -42,11 +42,11 @@ interface Widget {
   created_at: string;
 }
 
-/** A small Widget server: `widgets` is its truth; `on` lets a test act on each request before it is answered. */
-async function recorded(on: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | void = () => undefined): Promise<{ api: WidgetApi; second: WidgetApi; requests: string[]; widgets: Map<string, Widget>; journal: string }> {
+/** A small Widget server: `widgets` is its truth; `on` lets a test act on each request before it is answered; ids from w<from>. */
+async function recorded(on: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | void = () => undefined, from = 1): Promise<{ api: WidgetApi; second: WidgetApi; requests: string[]; widgets: Map<string, Widget>; journal: string }> {
   const requests: string[] = [];
   const widgets = new Map<string, Widget>();
-  let next = 1;
+  let next = from;
   const server = await startServer({
     async handle(req: IncomingMessage, res: ServerResponse) {
       const chunks: Buffer[] = [];
@@ -430,5 +430,98 @@ describe('proof at the moment of the write', () => {
     const later = new Ownership((w) => carriesMarker(w, MARKER));
     later.loadEntries(readJournal(journal));
     expect(later.lostWrite('w1')).toMatch(/^DELETE was sent and its answer lost/);
+  });
+});
+
+describe('a DELETE of an id extending the run\'s widget (DEL-4)', () => {
+  /** The widget the user held before the run, at the start of the run's ids: a lenient lookup's victim. */
+  const USERS = { id: 'w1', name: 'the user\'s widget', created_at: '2020-01-01T00:00:00Z' };
+
+  /** A server that reads ids leniently (`on`: which methods): the widget at the exact id, else the first whose id begins it; ids from w<from>. */
+  async function lenient(on: { retrieve: boolean; delete: boolean }, from = 1) {
+    const s = await recorded((req, res) => {
+      const id = decodeURIComponent((req.url ?? '').replace(/^\/v1\/widgets\/?/, ''));
+      if (id === '' || s.widgets.has(id)) return;
+      const reached = [...s.widgets.keys()].find((k) => id.startsWith(k));
+      if (reached === undefined) return;
+      if (req.method === 'GET' && on.retrieve) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(s.widgets.get(reached)));
+        return true;
+      }
+      if (req.method === 'DELETE' && on.delete) {
+        s.widgets.delete(reached);
+        res.writeHead(204).end();
+        return true;
+      }
+    }, from);
+    return s;
+  }
+
+  it('DEL-4 goes out on the proof\'s slot right after fresh retrieves of the run\'s widget and of the exact id, and a conformant server deletes nothing', async () => {
+    const { api, requests, widgets } = await recorded();
+    await api.create({ name: `${MARKER} DEL-4 1` });
+    expect((await api.removeExtension('w1', 'w1-wcsabcde')).status).toBe(404);
+    expect(requests.slice(1)).toEqual(['GET /v1/widgets/w1', 'GET /v1/widgets/w1-wcsabcde', 'DELETE /v1/widgets/w1-wcsabcde']);
+    expect(widgets.has('w1')).toBe(true);
+  });
+
+  it('DEL-4 on a server whose retrieve and delete read ids leniently, the DELETE goes out when the exact id shows the run\'s own widget, and reaches only it', async () => {
+    const { api, requests, widgets } = await lenient({ retrieve: true, delete: true });
+    await api.create({ name: `${MARKER} DEL-4 2` });
+    expect((await api.removeExtension('w1', 'w1wcsabcde')).status).toBe(204);
+    expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual(['DELETE /v1/widgets/w1wcsabcde']);
+    expect(widgets.has('w1')).toBe(false);
+  });
+
+  it.each([
+    ['both methods', { retrieve: true, delete: true }, /a retrieve of this very id answered neither an error \(4xx\) nor the widget it extends/],
+    ['DELETE alone', { retrieve: false, delete: true }, /the run knows the id "w1" in this account, which a lookup that reads ids leniently could take this one for/],
+  ])('CRUD-3 on a server that reads ids leniently on %s, a DELETE aimed at the run\'s widget w12 is never sent where the user\'s w1 begins it too', async (_label, on, reason) => {
+    // The run's widget at w12: its id begins with the user's w1, which the inventory walk listed.
+    const s = await lenient(on, 12);
+    s.widgets.set(USERS.id, USERS);
+    s.api.ownership.setInventory('primary', [USERS.id], true);
+    await s.api.create({ name: `${MARKER} DEL-4 12` });
+    const refused = await s.api.removeExtension('w12', 'w12-wcsabcde').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UnprovenDeleteError);
+    expect(refused).toMatchObject({ why: 'extension', reason: expect.stringMatching(reason) });
+    expect(s.widgets.get(USERS.id)).toEqual(USERS);
+    expect(s.requests.filter((r) => r.startsWith('DELETE /v1/widgets/w12'))).toEqual([]);
+  });
+
+  it('CRUD-3 never for an id that does not extend the widget, one a create answered, or with another credential: nothing is retrieved or deleted', async () => {
+    const { api, requests } = await recorded();
+    await api.create({ name: `${MARKER} DEL-4 3` });
+    await api.create({ name: `${MARKER} DEL-4 4` });
+    const before = requests.length;
+    await expect(api.removeExtension('w1', 'w2wcsabcde')).rejects.toMatchObject({ why: 'extension', reason: expect.stringMatching(/does not extend the run's widget/) });
+    await expect(api.removeExtension('w1', 'w1')).rejects.toMatchObject({ why: 'extension' });
+    // `w1.`, `W1`, `w1/`: the same id to a server that normalises ids, not an extension.
+    for (const lookalike of ['w1.', 'w1/', 'w1 ']) await expect(api.removeExtension('w1', lookalike)).rejects.toMatchObject({ why: 'extension' });
+    expect(requests.slice(before)).toEqual([]);
+    // w1 extends nothing of w1's, and w12 would be deleted as the run's own widget, never as an extension.
+    await expect(api.removeExtension('w1', 'w2')).rejects.toMatchObject({ why: 'extension' });
+    expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
+  });
+
+  it('CRUD-4 the widget it extends must be the run\'s own, live, as its create answered it: a widget without the marker there stops it, said as CRUD-4\'s', async () => {
+    const { api, requests, widgets } = await recorded();
+    await api.create({ name: `${MARKER} DEL-4 5` });
+    widgets.set('w1', { ...widgets.get('w1')!, name: 'renamed' });
+    await expect(api.removeExtension('w1', 'w1-wcsabcde')).rejects.toMatchObject({ why: 'extension', broken: 'CRUD-4' });
+    expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
+  });
+
+  it('CRUD-4 a DELETE of an extension whose answer was lost is never sent again, nor any write to the widget it extends', async () => {
+    const { api, requests } = await recorded((req, res) => {
+      if (req.method !== 'DELETE') return;
+      res.destroy();
+      return true;
+    });
+    await api.create({ name: `${MARKER} DEL-4 6` });
+    await expect(api.removeExtension('w1', 'w1-wcsabcde')).rejects.toBeInstanceOf(TransportError);
+    expect(api.ownership.lostWrite('w1')).toMatch(/to an extension of this id$/);
+    await expect(api.remove('w1')).rejects.toMatchObject({ why: 'lost-write' });
+    expect(requests.filter((r) => r.startsWith('DELETE'))).toEqual(['DELETE /v1/widgets/w1-wcsabcde']);
   });
 });

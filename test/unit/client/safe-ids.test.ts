@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodedForms, idKey, unsafeSegment } from '../../../src/client/safe-ids.ts';
+import { decodedForms, extendsId, idKey, lenientlyReaches, unsafeSegment } from '../../../src/client/safe-ids.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
 import { deleteVerdict, factsOf } from '../../../src/client/ledger.ts';
 
@@ -166,5 +166,41 @@ describe('ids that equal another under a server\'s normalisations', () => {
     // In another account the same ids are no lookalikes: ids need not be unique across accounts.
     ledger.claim('second', '7', undefined);
     expect(deleteVerdict(factsOf(ledger, 'second', '7', 'marked'))).toEqual({ send: true });
+  });
+
+  it('DEL-4 an id extends a widget\'s id only when it begins with it and says more, not when a server would read both as one id', () => {
+    for (const [base, target] of [['31', '31wcsabcde'], ['31', '31-x'], ['wgt_3fa9', 'wgt_3fa9_x'], ['q3/9Zk+u', 'q3/9Zk+u~x']] as const) expect(extendsId(base, target), target).toBe(true);
+    for (const [base, target] of [['31', '31'], ['31', '3'], ['31', '31.'], ['31', '31/'], ['31', '31 '], ['w1', 'W1'], ['31', 'x31'], ['', 'x']] as const) expect(extendsId(base, target), JSON.stringify(target)).toBe(false);
+  });
+
+  it('DEL-4 a lenient lookup can take an id for any id that begins it, as written or under the normalisations of ids (an integer cast of its leading digits among them)', () => {
+    for (const known of ['3', '31', '31-', '031', 'W3']) expect(lenientlyReaches(known, known === 'W3' ? 'w31-x' : '31-x'), known).toBe(true);
+    // Not itself, not a lookalike of it, not an id that does not begin it.
+    for (const known of ['31-x', '31-X', '310', '4', 'x31']) expect(lenientlyReaches(known, '31-x'), known).toBe(false);
+  });
+
+  it('DEL-4 the ids a lenient lookup could take an extended id for are found among the inventory, the run\'s live widgets and the ids it saw, never the widget it extends', () => {
+    const ledger = new Ownership(() => true);
+    ledger.claim('primary', '314', undefined);
+    expect(ledger.lenientNeighbour('primary', '314-wcsabcde', '314')).toBeUndefined();
+    // A deleted widget of the run's is no widget to reach; a live one is.
+    ledger.claim('primary', '3', undefined);
+    ledger.deleted('primary', '3');
+    expect(ledger.lenientNeighbour('primary', '314-wcsabcde', '314')).toBeUndefined();
+    ledger.claim('primary', '31', undefined);
+    expect(ledger.lenientNeighbour('primary', '314-wcsabcde', '314')).toBe('31');
+    ledger.deleted('primary', '31');
+    // The inventory, and an id a list showed that is not the run's (031 as an integer cast reads it).
+    const other = new Ownership(() => true);
+    other.setInventory('primary', ['31'], true);
+    expect(other.lenientNeighbour('primary', '314-wcsabcde', '314')).toBe('31');
+    const seen = new Ownership(() => true);
+    seen.saw('primary', '031', { id: '031', name: 'another client\'s' }, 'list');
+    expect(seen.lenientNeighbour('primary', '314-wcsabcde', '314')).toBe('031');
+    // Only this account's ids, and never a lookalike of the target or of the widget (the lookalike rule's).
+    expect(seen.lenientNeighbour('second', '314-wcsabcde', '314')).toBeUndefined();
+    const lookalikes = new Ownership(() => true);
+    lookalikes.setInventory('primary', ['0314', '314-WCSABCDE'], true);
+    expect(lookalikes.lenientNeighbour('primary', '314-wcsabcde', '314')).toBeUndefined();
   });
 });

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openAccounts } from '../../../src/client/accounts.ts';
 import type { WidgetApi } from '../../../src/client/api.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
-import { CANDIDATES, freshUnknownId, NUMERIC_OFFSET, NUMERIC_SPREAD, unknownIdLike } from '../../../src/harness/ids.ts';
+import { CANDIDATES, extendedIds, freshUnknownId, NUMERIC_OFFSET, NUMERIC_SPREAD, unknownIdLike } from '../../../src/harness/ids.ts';
+import { MAX_ID_LENGTH } from '../../../src/client/safe-ids.ts';
 import { SeededRandom } from '../../../src/harness/random.ts';
 import { HttpClient } from '../../../src/http/client.ts';
 import { startServer, type RunningServer } from '../../../src/reference/server.ts';
@@ -100,6 +101,23 @@ async function retrievesAnswering(...statuses: number[]): Promise<Retrieves> {
   running.push(http, server);
   return { api: openAccounts(http, new Ownership(() => false), [{ name: 'primary', token: TOKEN }])[0]!, asked };
 }
+
+describe('extendedIds', () => {
+  it('begins each id with the model and adds a separator or a letter, never a digit, then random letters: one per separator, from the test\'s stream', () => {
+    for (const model of ['31', ...Object.values(MODELS)]) {
+      const ids = extendedIds(model, SeededRandom.of(7, model));
+      expect(ids).toHaveLength(4);
+      for (const id of ids) expect(id.slice(model.length), id).toMatch(/^[-_~]?wcs[a-z]{5}$/);
+      expect(ids.map((id) => id.slice(model.length, model.length + 1))).toEqual(['w', '-', '_', '~']);
+      expect(extendedIds(model, SeededRandom.of(7, model))).toEqual(ids);
+    }
+    expect(extendedIds('31', SeededRandom.of(7, '31'), ['-'])).toHaveLength(1);
+  });
+
+  it('leaves out an id the suite will not put in a path', () => {
+    expect(extendedIds('x'.repeat(MAX_ID_LENGTH - 3), SeededRandom.of(1, 'long'))).toEqual([]);
+  });
+});
 
 describe('seeded draws', () => {
   it('the same seed and key draw the same unknown ids; another seed or key draws others', () => {

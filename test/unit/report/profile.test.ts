@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Ownership } from '../../../src/client/ownership.ts';
-import { createSituation, credentialSituation, FOREIGN_ID_PREFIX, idSituation, listSituation } from '../../../src/client/situation.ts';
+import { createSituation, credentialSituation, EXTENSION_SEPARATORS, FOREIGN_ID_PREFIX, idSituation, listSituation } from '../../../src/client/situation.ts';
 import type { Exchange } from '../../../src/shared/exchange.ts';
 import type { RunReport } from '../../../src/report/model.ts';
 import { profileRows, NO_PROFILE } from '../../../src/report/matrix-profile.ts';
@@ -78,6 +78,17 @@ describe('the condition a request tests', () => {
     // An id the run holds is its own widget, even when a case variant of it is held too.
     ledger.claim('primary', 'WGT_AB12');
     expect(idSituation(ledger, 'primary', 'WGT_AB12')).toBe('existing');
+  });
+
+  it("tells an own widget's id with characters added after it (DEL-4, CRUD-5) apart from an unknown id, a longer number among them", () => {
+    const ledger = new Ownership(() => true);
+    ledger.claim('primary', '31');
+    ledger.claim('primary', 'wgt-');
+    for (const separator of EXTENSION_SEPARATORS) expect(idSituation(ledger, 'primary', `31${separator}wcsabcde`), separator).toBe('extended-id');
+    expect(idSituation(ledger, 'primary', 'wgt-wcsabcde')).toBe('extended-id');
+    // Digits after an id are another id of a sequence; another account's id, or an ending not the suite's, is no extension of this account's.
+    for (const id of ['310', '1000000031', '32-wcsabcde', '31-wcsabcd', '31-xyzabcde']) expect(idSituation(ledger, 'primary', id), id).toBe('unknown-id');
+    expect(idSituation(ledger, 'second', '31-wcsabcde')).toBe('unknown-id');
   });
 
   it('tells the credentials apart: none, a bad one, a token in the query only', () => {

@@ -92,6 +92,8 @@ export async function oneRun(schedule: Schedule, interrupted: boolean): Promise<
         await tolerant(() => api.retrieve(id));
         await tolerant(() => api.list({ limit: 3 }));
         if (i % 2 === 0) await tolerant(() => api.remove(id));
+        // DEL-4's delete of an id extending the widget, aimed at it alone: on a lenient router it may reach the widget, never another.
+        else if (schedule.probes) await tolerant(() => api.removeExtension(id, `${id}-wcsprobe`));
       }
     }
     // The per-file cleanup; against a server that acts after answers, with lists of other tests
@@ -117,12 +119,16 @@ export async function oneRun(schedule: Schedule, interrupted: boolean): Promise<
 /**
  * A server no client can defend against (docs/data-safety.md): it hides the users' widgets from
  * every list, so none is in the inventory, and hands a create the id of one (or a lookalike its
- * DELETE route folds onto one) while its retrieve shows the suite's widget there.
+ * DELETE route folds onto one) while its retrieve shows the suite's widget there; or its DELETE
+ * route alone reads ids leniently and reaches a hidden widget from DEL-4's extended id.
  */
 export function undetectable(schedule: Schedule): boolean {
   if (!schedule.list.includes('hide-pre-existing')) return false;
   return (schedule.create.includes('id-of-pre-existing') && schedule.retrieve.includes('show-own-widget-at-any-id'))
-    || (schedule.create.includes('lookalike-of-pre-existing') && schedule.router === 'fold-on-delete');
+    || (schedule.create.includes('lookalike-of-pre-existing') && schedule.router === 'fold-on-delete')
+    // A DELETE route alone that reads ids leniently, and a user's widget no list shows whose id
+    // begins the run's: what it reaches, no retrieve and no list reveals (docs/data-safety.md).
+    || (schedule.probes === true && schedule.router === 'lenient-on-delete');
 }
 
 /**
