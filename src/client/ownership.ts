@@ -262,21 +262,31 @@ export class Ownership {
 
   /**
    * Another id the run knows in the account that equals this one under the normalisations servers
-   * apply to ids (safe-ids.ts idKey) and may still hold a widget: a router that normalises would
-   * take a request for this id to that widget, which this id's proof says nothing of. Whoever's
-   * it is: an id of the inventory or seen that is not the run's, or one a create of the run was
-   * answered with and the run has not deleted (a user's widget a create was answered with, one
-   * the server contradicted itself about, or the run's own, which may have been given to another
-   * client since its last proof). Only an id the run itself deleted, and that was not in the
-   * inventory, no longer counts.
+   * apply to ids (safe-ids.ts idKey) and may hold a widget that is not the run's: a router that
+   * normalises would take a request for this id there, which this id's proof says nothing of. An
+   * id of the inventory or seen that is not the run's, and one a create of the run was answered
+   * with, unless the run deleted it or its latest retrieve showed the run's widget there as
+   * answered and nothing since speaks against it (mayHold). A create answered with a user's
+   * widget's id that no list shows is held like the run's own until a retrieve says otherwise.
    */
   lookalike(account: string, id: string): string | undefined {
     return this.knownKeys.get(account)?.get(idKey(id))?.find((other) => other !== id && this.mayHold(account, other));
   }
 
-  /** Whether a widget may stand at an id the run knows in the account: any id but one the run's own delete removed (and not one of the inventory). */
+  /**
+   * Whether an id the run knows in the account may hold a widget that is not the run's: any id
+   * not journalled as the run's, any of the inventory, and a claim not deleted by the run unless
+   * its latest own-token retrieve showed the run's widget as answered and the ledger holds nothing
+   * against it (a contradiction, two creates, a lost write, the marker missing from its create's
+   * answer or from any sighting since). The run's own proven widgets are not: a server that gives
+   * one run `a` and `A` (case-sensitive base62, say) still has both deleted.
+   */
   private mayHold(account: string, id: string): boolean {
-    return this.preExisting(account, id) || this.state(account, id)?.deleted !== true;
+    const claim = this.state(account, id);
+    if (claim === undefined || this.preExisting(account, id)) return true;
+    if (claim.deleted) return false;
+    const proven = claim.sighting === 'marked' && claim.seenUnmarked !== true && claim.answeredUnmarked !== true && claim.collided !== true;
+    return !proven || this.contradiction(account, id) !== undefined || this.lostWrite(id) !== undefined;
   }
 
   /**
