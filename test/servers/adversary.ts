@@ -303,7 +303,7 @@ export class Adversary {
       }
       if (req.method === 'GET' && path === '/widgets') return this.list(account, url, json);
       if (req.method === 'POST' && path === '/widgets') return this.create(account, Buffer.concat(chunks).toString('utf8'), json, res);
-      if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, json);
+      if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, safeDecode(path.slice('/widgets/'.length)), json);
       if (req.method === 'DELETE') {
         const routed = this.route(account, path, true);
         this.deleteSent.add(`${account}\n${routed.id}`);
@@ -374,12 +374,15 @@ export class Adversary {
     json(201, { ...w, id: other?.id ?? w.id });
   }
 
-  private retrieve(account: string, id: string, json: (s: number, b?: unknown) => void): void {
+  /** A GET of `asked` that the router took to `id`. */
+  private retrieve(account: string, id: string, asked: string, json: (s: number, b?: unknown) => void): void {
     const lie = this.lie('retrieve');
     const w = this.widgets.get(account)!.get(id);
     if (lie === 'not-found') return json(404, { code: 'not_found', message: 'no' });
     const shown = (body: Stored): void => {
-      this.shown(account, id, body);
+      // What the suite was shown at the id it asked for: a widget of another id shown there (a
+      // router that reads ids leniently) is no sighting of either to the suite (api.ts retrieve).
+      if (body.id === asked) this.shown(account, asked, body);
       this.revealed.add(`${account}\n${body.id}`);
       json(200, body);
     };

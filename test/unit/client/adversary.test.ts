@@ -109,6 +109,11 @@ describe('generated adversaries that lie about identity and ownership', () => {
           // the round trip no client can close. The adversary's 'delete-another-own' now keeps to
           // that window as its races do.
           [{ preExisting: { primary: 2, second: 3 }, create: ['honest'], retrieve: ['honest'], list: ['add-marker'], delete: ['reassign-and-drop', 'honest', 'fail', 'honest', 'delete-another-own'], race: ['none'], afterAnswer: [...Array<'none'>(20).fill('none'), 'other-client-copies-name'], router: 'lenient-on-delete', probes: false }, false],
+          // Seed 20261125 again: a create answered without created_at, its id given at once to another
+          // client's widget with the same name (what no client can tell), shown by a lenient GET of
+          // `w4-wcsprobe` with the marker added: the adversary once counted that as a showing at w4,
+          // which the suite never takes it for. It counts what the suite asked for alone now.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['lookalike-of-pre-existing', 'no-created-at', 'honest'], retrieve: ['not-found', 'honest', 'show-own-widget-at-any-id', 'honest', 'add-marker', 'honest'], list: ['hide-pre-existing', 'add-marker'], delete: ['delete-another-own', 'fail'], race: ['reassign-own-id-copying-name'], afterAnswer: [...Array<'none'>(20).fill('none'), 'reassign-own-id'], router: 'lenient', probes: true }, false],
         ],
       },
     );
