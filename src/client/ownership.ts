@@ -262,31 +262,30 @@ export class Ownership {
 
   /**
    * Another id the run knows in the account that equals this one under the normalisations servers
-   * apply to ids (safe-ids.ts idKey) and may hold a widget that is not the run's: a router that
-   * normalises would take a request for this id there, which this id's proof says nothing of. An
-   * id of the inventory or seen that is not the run's, and one a create of the run was answered
-   * with, unless the run deleted it or its latest retrieve showed the run's widget there as
-   * answered and nothing since speaks against it (mayHold). A create answered with a user's
-   * widget's id that no list shows is held like the run's own until a retrieve says otherwise.
+   * apply to ids (safe-ids.ts idKey) and may hold a widget that is not the run's (mayHold): a
+   * router that normalises would take a request for this id there, which this id's proof says
+   * nothing of.
    */
   lookalike(account: string, id: string): string | undefined {
     return this.knownKeys.get(account)?.get(idKey(id))?.find((other) => other !== id && this.mayHold(account, other));
   }
 
   /**
-   * Whether an id the run knows in the account may hold a widget that is not the run's: any id
-   * not journalled as the run's, any of the inventory, and a claim not deleted by the run unless
-   * its latest own-token retrieve showed the run's widget as answered and the ledger holds nothing
-   * against it (a contradiction, two creates, a lost write, the marker missing from its create's
-   * answer or from any sighting since). The run's own proven widgets are not: a server that gives
-   * one run `a` and `A` (case-sensitive base62, say) still has both deleted.
+   * Whether an id the run knows in the account may hold a widget that is not the run's: any id no
+   * create of the run answered, any of the inventory, and a claim the run has not deleted that
+   * the server has said something against: a contradiction, two creates, a lost write, the marker
+   * missing from its create's answer or from a sighting since, or a latest retrieve that did not
+   * show the run's widget there (a create answered with the id of a user's widget that no list
+   * shows, whose retrieve answers 404). A claim no answer has spoken against is the run's own, as
+   * the delete rule holds it: a server that gives one run `a` and `A` (a case-sensitive base62
+   * counter) has both judged and deleted.
    */
   private mayHold(account: string, id: string): boolean {
     const claim = this.state(account, id);
     if (claim === undefined || this.preExisting(account, id)) return true;
     if (claim.deleted) return false;
-    const proven = claim.sighting === 'marked' && claim.seenUnmarked !== true && claim.answeredUnmarked !== true && claim.collided !== true;
-    return !proven || this.contradiction(account, id) !== undefined || this.lostWrite(id) !== undefined;
+    const shownOther = claim.sighting !== undefined && claim.sighting !== 'marked';
+    return shownOther || claim.seenUnmarked === true || claim.answeredUnmarked === true || claim.collided === true || this.contradiction(account, id) !== undefined || this.lostWrite(id) !== undefined;
   }
 
   /**

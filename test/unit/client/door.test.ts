@@ -496,9 +496,8 @@ describe('a DELETE of an id extending the run\'s widget (DEL-4)', () => {
     const before = requests.length;
     await expect(api.removeExtension('w1', 'w2wcsabcde')).rejects.toMatchObject({ why: 'extension', reason: expect.stringMatching(/does not extend the run's widget/) });
     await expect(api.removeExtension('w1', 'w1')).rejects.toMatchObject({ why: 'extension' });
-    // `w1.`, `W1`, `w1/`: the same id to a server that normalises ids, not an extension; with w1
-    // not yet shown by a retrieve (a create's answer may name anyone's widget), a lookalike of it.
-    for (const lookalike of ['w1.', 'w1/', 'w1 ']) await expect(api.removeExtension('w1', lookalike)).rejects.toMatchObject({ why: 'lookalike', reason: expect.stringContaining('"w1"') });
+    // `w1.`, `W1`, `w1/`: the same id to a server that normalises ids, not an extension.
+    for (const lookalike of ['w1.', 'w1/', 'w1 ']) await expect(api.removeExtension('w1', lookalike)).rejects.toMatchObject({ why: 'extension' });
     expect(requests.slice(before)).toEqual([]);
     // w1 extends nothing of w1's, and w12 would be deleted as the run's own widget, never as an extension.
     await expect(api.removeExtension('w1', 'w2')).rejects.toMatchObject({ why: 'extension' });

@@ -168,7 +168,7 @@ describe('ids that equal another under a server\'s normalisations', () => {
     expect(deleteVerdict(factsOf(ledger, 'second', '7', 'marked'))).toEqual({ send: true });
   });
 
-  it('CRUD-3 a DELETE is not sent for an id that equals another one a create of the run was answered with, unless the run deleted it or a retrieve showed its own widget there as answered: this id\'s proof says nothing of it', () => {
+  it('CRUD-3 a DELETE is not sent for an id that equals another one a create of the run was answered with and the server has said something against since (a contradiction, no marker, nothing there): this id\'s proof says nothing of that widget', () => {
     // The adversary's seed -1394388508: a create answered with the user's w1 (hidden from every
     // list, and contradicted since), another made at `w1 `, and a DELETE route that trims ids.
     const ledger = new Ownership((w) => (w as { name?: string } | undefined)?.name === 'ours');
@@ -176,21 +176,24 @@ describe('ids that equal another under a server\'s normalisations', () => {
     ledger.contradict('primary', 'w1', 'a retrieve showed another widget at this id than its create answered');
     ledger.claim('primary', 'w1 ', undefined);
     expect(deleteVerdict(factsOf(ledger, 'primary', 'w1 ', 'marked'))).toMatchObject({ send: false, why: 'lookalike', reason: expect.stringContaining('"w1"') });
-    // Not yet shown by a retrieve, a create's answer may name anyone's widget (a user's no list shows).
+    // The run's own W7 and w7, nothing said against either: each is deleted (a server that gives one run `a` and `A`).
     const created = (id: string): unknown => ({ id, name: 'ours', created_at: '2026-01-01T00:00:07Z' });
     for (const id of ['W7', 'w7']) ledger.claim('primary', id, ledger.sent('primary', 'ours'), created(id));
-    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toMatchObject({ send: false, why: 'lookalike', reason: expect.stringContaining('"W7"') });
-    // Its retrieve shows the run's widget as answered: the run's own, so w7 goes (a server that gives one run `a` and `A`).
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toEqual({ send: true });
     ledger.saw('primary', 'W7', created('W7'), 'retrieve');
     expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toEqual({ send: true });
-    // Shown without the marker since: held against it again; deleted by the run: no widget there to reach.
+    // A retrieve of W7 that finds nothing there, or shows a widget without the marker: W7 may be anyone's now.
+    ledger.sawAbsent('primary', 'W7');
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toMatchObject({ send: false, why: 'lookalike', reason: expect.stringContaining('"W7"') });
+    ledger.saw('primary', 'W7', created('W7'), 'retrieve');
     ledger.saw('primary', 'W7', { id: 'W7', name: 'someone else\'s' }, 'list');
     expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toMatchObject({ send: false, why: 'lookalike' });
+    // Deleted by the run: no widget there to reach.
     ledger.deleted('primary', 'W7');
     expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toEqual({ send: true });
     // After a replay of the journal too (the final cleanup, `cleanup`).
     const replayed = new Ownership(() => true);
-    replayed.load(journalFacts([{ kind: 'created', account: 'primary', key: 'a', id: '007' }, { kind: 'created', account: 'primary', key: 'b', id: '7' }]));
+    replayed.load(journalFacts([{ kind: 'created', account: 'primary', key: 'a', id: '007' }, { kind: 'created', account: 'primary', key: 'b', id: '7' }, { kind: 'contradiction', account: 'primary', id: '007', why: 'listed twice' }]));
     expect(deleteVerdict(factsOf(replayed, 'primary', '7', 'marked'))).toMatchObject({ send: false, why: 'lookalike', reason: expect.stringContaining('"007"') });
   });
 
