@@ -296,18 +296,20 @@ export class Adversary {
       // arrive meanwhile (the suite's deletes run side by side), up to WINDOW_REQUESTS of them.
       // The race first: the request that closes a window (the DELETE) is still inside it.
       this.race();
+      // The id the request names, decoded once.
+      const asked = safeDecode(path.slice('/widgets/'.length));
       if (path.startsWith('/widgets/')) {
-        const key = `${account} ${safeDecode(path.slice('/widgets/'.length))}`;
+        const key = `${account} ${asked}`;
         if (req.method === 'GET') this.windows.set(key, this.requests);
         else this.windows.delete(key);
       }
       if (req.method === 'GET' && path === '/widgets') return this.list(account, url, json);
       if (req.method === 'POST' && path === '/widgets') return this.create(account, Buffer.concat(chunks).toString('utf8'), json, res);
-      if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, safeDecode(path.slice('/widgets/'.length)), json);
+      if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, asked, json);
       if (req.method === 'DELETE') {
         const routed = this.route(account, path, true);
         this.deleteSent.add(`${account}\n${routed.id}`);
-        if (!routed.all && routed.id !== safeDecode(path.slice('/widgets/'.length)) && !this.revealed.has(`${account}\n${routed.id}`)) this.reachedUnseen.add(`${account}\n${routed.id}`);
+        if (!routed.all && routed.id !== asked && !this.revealed.has(`${account}\n${routed.id}`)) this.reachedUnseen.add(`${account}\n${routed.id}`);
         if (routed.all) {
           // "DELETE /v1/widgets/": the account emptied.
           this.widgets.get(account)!.clear();
