@@ -185,6 +185,8 @@ export class WidgetApi {
       if (is2xx(res.status)) {
         if (idOf(res.json) === undefined) this.ownership.sawUnreadable(this.account, id);
         else this.ownership.saw(this.account, id, idOf(res.json) === id ? res.json : undefined, 'retrieve');
+        // Another id's widget shown here (a router that reads ids leniently, or by a segment): a widget stands at that id too.
+        if (idOf(res.json) !== undefined && idOf(res.json) !== id) this.ownership.shownAt(this.account, idOf(res.json)!);
       } else if (isGone(res.status)) {
         this.ownership.sawAbsent(this.account, id);
         if (deletedBefore) this.ownership.provenGone(this.account, id);

@@ -28,6 +28,12 @@ export type JournalEntry =
    * cleanups' included, holds the widget to it too.
    */
   | { readonly kind: 'seen'; readonly account: string; readonly id: string; readonly name?: string; readonly created_at?: string }
+  /**
+   * A retrieve or list entry with the account's own token showed the run's id without the run
+   * marker (since its last create or delete): shown with the marker at another time, in the final
+   * cleanup or `cleanup` as in the process that saw this, the id is contradicted, never deleted.
+   */
+  | { readonly kind: 'unmarked'; readonly account: string; readonly id: string }
   /** The create was answered without creating anything (a non-2xx status). */
   | { readonly kind: 'refused'; readonly account: string; readonly key: string; readonly status: number }
   /** A delete with the account's own token answered 2xx, or a retrieve found the widget gone after one. */
@@ -171,6 +177,7 @@ function entryOf(value: unknown): JournalEntry | undefined {
     case 'refused': return isRole(e.account) && isString(e.key) ? (e as JournalEntry) : undefined;
     case 'deleted':
     case 'gone':
+    case 'unmarked':
     case 'undeleted': return isRole(e.account) && isString(e.id) ? (e as JournalEntry) : undefined;
     case 'contradiction': return isRole(e.account) && isString(e.id) && isString(e.why) ? (e as JournalEntry) : undefined;
     default: return undefined;
@@ -305,6 +312,8 @@ export interface JournalFacts {
   readonly answered?: Map<string, Map<string, { readonly name?: string; readonly createdAt?: string }>>;
   /** Ids a create answered while the widget an earlier create got there was not deleted (the id names two widgets: never deleted), per account. */
   readonly collided?: Map<string, Set<string>>;
+  /** Ids the account's own token was shown without the run marker since their last create or delete (`unmarked`), per account. */
+  readonly unmarked?: Map<string, Set<string>>;
 }
 
 const bucket = <T>(map: Map<string, T>, account: string, make: () => T): T => {
@@ -318,7 +327,7 @@ const OLD_UNDELETED_KEY = 'undeleted-';
 
 /** Replays entries in order into what they establish. */
 export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
-  const facts: JournalFacts = { markers: [], targets: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), gone: new Map(), contradictions: new Map(), lost: [], reused: [], answered: new Map(), collided: new Map() };
+  const facts: JournalFacts = { markers: [], targets: [], inventory: new Map(), partialInventory: new Set(), live: new Map(), created: new Map(), gone: new Map(), contradictions: new Map(), lost: [], reused: [], answered: new Map(), collided: new Map(), unmarked: new Map() };
   const pending = new Map<string, LostCreate>();
   const live = (account: string, id: string): void => {
     bucket(facts.live, account, () => new Set()).add(id);
@@ -349,6 +358,8 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
         if (facts.live.get(e.account)?.has(e.id)) bucket(facts.collided!, e.account, () => new Set()).add(e.id);
         pending.delete(e.key);
         live(e.account, e.id);
+        // A new widget at the id: what was shown of an earlier one there says nothing of it.
+        facts.unmarked!.get(e.account)?.delete(e.id);
         bucket(facts.created, e.account, () => new Set()).add(e.id);
         // This create's answer replaces what an earlier widget at the id was known by.
         bucket(facts.answered!, e.account, () => new Map()).set(e.id, { ...(isString(e.name) ? { name: e.name } : {}), ...(isString(e.created_at) ? { createdAt: e.created_at } : {}) });
@@ -368,8 +379,12 @@ export function journalFacts(entries: readonly JournalEntry[]): JournalFacts {
       case 'refused':
         pending.delete(e.key);
         break;
+      case 'unmarked':
+        if (facts.created.get(e.account)?.has(e.id)) bucket(facts.unmarked!, e.account, () => new Set()).add(e.id);
+        break;
       case 'deleted':
         facts.live.get(e.account)?.delete(e.id);
+        facts.unmarked!.get(e.account)?.delete(e.id);
         break;
       case 'gone':
         if (facts.created.get(e.account)?.has(e.id) && !facts.live.get(e.account)?.has(e.id)) bucket(facts.gone, e.account, () => new Set()).add(e.id);

@@ -84,9 +84,9 @@ export interface DeleteFacts {
    */
   readonly lostWrite: string | undefined;
   /**
-   * An id the run saw in this account that is not its own and equals this one under the
-   * normalisations servers apply to ids (safe-ids.ts idKey): a router that normalises ids would
-   * take the write to that widget. Nothing is sent.
+   * Another id the run knows in this account, equal to this one under the normalisations servers
+   * apply to ids (safe-ids.ts idKey), that may hold a widget not the run's (Ownership.lookalike):
+   * a router that normalises ids would take the write there, which this id's proof says nothing of.
    */
   readonly lookalike: string | undefined;
   /**
@@ -275,7 +275,7 @@ export function deleteVerdict(f: DeleteFacts): DeleteVerdict {
       : no('pre-existing', 'the account held a widget at this id before the run\'s first create: never deleted');
   }
   if (f.lostWrite !== undefined) return no('lost-write', `${f.lostWrite}: the server may have acted on it and given the id to another widget, so nothing is sent to this id again`);
-  if (f.lookalike !== undefined) return no('lookalike', `the id equals ${JSON.stringify(f.lookalike.slice(0, 80))}, an id of a widget that is not the run's, under the normalisations servers apply to ids (case, Unicode forms, white space, trailing slashes, leading zeros, "+"): a router that normalises ids could take the write there, so nothing is sent to it`);
+  if (f.lookalike !== undefined) return no('lookalike', `the id equals ${JSON.stringify(f.lookalike.slice(0, 80))}, another id in this account that may hold a widget not the run's (no create of the run answered it, or the server spoke against it since), under the normalisations servers apply to ids (case, Unicode forms, white space, trailing slashes, leading zeros, "+"): a router that normalises ids could take the write there, which this id's proof says nothing of, so nothing is sent to it`);
   if (f.collided) return no('collided', 'two creates of this run were answered with this id while the first widget was not deleted: the id does not name one widget, so nothing is sent to it', 'CRUD-3');
   if (f.contradiction !== undefined) return no('contradicted', `the server contradicted itself about this id (${f.contradiction}): never deleted`, 'CRUD-4');
   if (f.again) return secondDeleteVerdict(f, f.again);

@@ -130,6 +130,8 @@ function asciiLower(text: string): string {
 
 /** Ids seen without the marker and not held, remembered per account (a bound: the server chooses how many it shows). */
 const MAX_UNMARKED_REMEMBERED = 100_000;
+/** Ids seen that are not the run's remembered per idKey (lookalikes of one another), per account. */
+const MAX_IDS_PER_KEY = 8;
 
 /** Every id the run holds, per account, with the facts that decide whether it may be deleted. */
 export class Ownership {
@@ -146,8 +148,12 @@ export class Ownership {
   private readonly pending = new Map<string, LostCreate>();
   /** Ids a write went out to whose answer was lost, with why: nothing is sent to them again. */
   private readonly lostWrites = new Map<string, string>();
-  /** Per account, the idKey of every id the run saw that is not journalled as its own (inventory, lists, retrieves), with one such id. */
-  private readonly foreignKeys = new Map<string, Map<string, string>>();
+  /**
+   * Per account, the idKey of every id the run knows there (the inventory, ids lists and retrieves
+   * showed, ids its creates were answered with), with the ids of that key: a write to one of them
+   * proves only that one, and a router that normalises ids may take it to another (lookalike).
+   */
+  private readonly knownKeys = new Map<string, Map<string, string[]>>();
   private sequence = 0;
   /**
    * Keys a pending create's journal line apart from another worker's (each worker journals into
@@ -240,28 +246,51 @@ export class Ownership {
     if (!set) this.inventory.set(account, (set = new Set()));
     for (const id of ids) {
       set.add(id);
-      this.sawForeign(account, id);
+      this.knows(account, id);
     }
   }
 
-  /** Remembers the idKey of an id seen that is not the run's own (bounded like the unmarked ids). */
-  private sawForeign(account: string, id: string): void {
-    let keys = this.foreignKeys.get(account);
-    if (!keys) this.foreignKeys.set(account, (keys = new Map()));
-    if (keys.size >= MAX_UNMARKED_REMEMBERED) return;
+  /**
+   * Remembers the idKey of an id the run knows in the account. Ids seen that are not the run's
+   * are bounded like the unmarked ids (the server chooses how many it shows); the ids its creates
+   * were answered with always count (`held`), so none can hide behind the bound.
+   */
+  private knows(account: string, id: string, held = false): void {
+    let keys = this.knownKeys.get(account);
+    if (!keys) this.knownKeys.set(account, (keys = new Map()));
     const key = idKey(id);
-    if (!keys.has(key)) keys.set(key, id);
+    const ids = keys.get(key);
+    if (ids === undefined) {
+      if (keys.size < MAX_UNMARKED_REMEMBERED || held) keys.set(key, [id]);
+    } else if (!ids.includes(id) && (ids.length < MAX_IDS_PER_KEY || held)) ids.push(id);
   }
 
   /**
-   * An id the run saw in the account that is not journalled as its own and differs from this
-   * one, yet equals it under the normalisations servers apply to ids (safe-ids.ts idKey): a
-   * router that normalises would take a request for this id to that widget.
+   * Another id the run knows in the account that equals this one under the normalisations servers
+   * apply to ids (safe-ids.ts idKey) and may hold a widget that is not the run's (mayHold): a
+   * router that normalises would take a request for this id there, which this id's proof says
+   * nothing of.
    */
   lookalike(account: string, id: string): string | undefined {
-    const other = this.foreignKeys.get(account)?.get(idKey(id));
-    // A create's answer may name a widget the account held before the run (CRUD-3): still not the run's.
-    return other === undefined || other === id || (this.journalled(account, other) && !this.preExisting(account, other)) ? undefined : other;
+    return this.knownKeys.get(account)?.get(idKey(id))?.find((other) => other !== id && this.mayHold(account, other));
+  }
+
+  /**
+   * Whether an id the run knows in the account may hold a widget that is not the run's: any id no
+   * create of the run answered, any of the inventory, and a claim the run has not deleted that
+   * the server has said something against: a contradiction, two creates, a lost write, the marker
+   * missing from its create's answer or from a sighting since, or a latest retrieve that did not
+   * show the run's widget there (a create answered with the id of a user's widget that no list
+   * shows, whose retrieve answers 404). A claim no answer has spoken against is the run's own, as
+   * the delete rule holds it: a server that gives one run `a` and `A` (a case-sensitive base62
+   * counter) has both judged and deleted.
+   */
+  private mayHold(account: string, id: string): boolean {
+    const claim = this.state(account, id);
+    if (claim === undefined || this.preExisting(account, id)) return true;
+    if (claim.deleted) return false;
+    const shownOther = claim.sighting !== undefined && claim.sighting !== 'marked';
+    return shownOther || claim.seenUnmarked === true || claim.answeredUnmarked === true || claim.collided === true || this.contradiction(account, id) !== undefined || this.lostWrite(id) !== undefined;
   }
 
   /**
@@ -278,7 +307,10 @@ export class Ownership {
     const near = (id: string): boolean => id !== base && lenientlyReaches(id, target) && !mine.has(idKey(id));
     for (const id of this.inventory.get(account) ?? []) if (near(id)) return id;
     for (const claim of this.claims.get(account)?.values() ?? []) if (!claim.deleted && near(claim.id)) return claim.id;
-    for (const [key, id] of this.foreignKeys.get(account) ?? []) if (!mine.has(key) && keyReaches(key, targetKey)) return id;
+    for (const [key, ids] of this.knownKeys.get(account) ?? []) {
+      const other = !mine.has(key) && keyReaches(key, targetKey) ? ids.find((known) => this.mayHold(account, known)) : undefined;
+      if (other !== undefined) return other;
+    }
     return undefined;
   }
 
@@ -311,10 +343,10 @@ export class Ownership {
   /** Takes in what a journal established (the runner's final cleanup, `cleanup`): inventory, live claims, contradictions, lost creates. */
   load(facts: JournalFacts): void {
     for (const [account, ids] of facts.inventory) this.addInventory(account, ids);
-    for (const [account, ids] of facts.live) for (const id of ids) if (!this.state(account, id)) this.of(account).set(id, { account, id, deleted: false, creates: 1 });
+    for (const [account, ids] of facts.live) for (const id of ids) if (!this.state(account, id)) this.loaded(account, id, false);
     // Deleted ids stay held: only proof that each is gone lets a cleanup say nothing is left.
     for (const [account, ids] of facts.created) {
-      for (const id of ids) if (!this.state(account, id)) this.of(account).set(id, { account, id, deleted: true, creates: 1, ...(facts.gone.get(account)?.has(id) ? { gone: true } : {}) });
+      for (const id of ids) if (!this.state(account, id)) this.loaded(account, id, true, facts.gone.get(account)?.has(id) === true);
     }
     // What each create answered: a retrieve must show the same widget for the id to be proven (door.ts).
     for (const [account, byId] of facts.answered ?? []) {
@@ -329,6 +361,13 @@ export class Ownership {
         if (claim) claim.collided = true;
       }
     }
+    // Shown without the marker in another process (a worker): shown with it here, the id is contradicted as it would be there.
+    for (const [account, ids] of facts.unmarked ?? []) {
+      for (const id of ids) {
+        const claim = this.state(account, id);
+        if (claim) claim.seenUnmarked = true;
+      }
+    }
     for (const [account, map] of facts.contradictions) {
       for (const [id, why] of map) {
         if (why.startsWith(LOST_WRITE)) this.lostWrites.set(id, why.slice(LOST_WRITE.length));
@@ -337,6 +376,12 @@ export class Ownership {
     }
     for (const [i, lost] of facts.lost.entries()) this.pending.set(`journal-${i}`, lost);
     for (const [i, reused] of facts.reused.entries()) this.pending.set(`journal-reused-${i}`, { ...reused, reused: true });
+  }
+
+  /** A claim replayed from a journal (load): held like one a create of this run answered. */
+  private loaded(account: string, id: string, deleted: boolean, gone = false): void {
+    this.of(account).set(id, { account, id, deleted, creates: 1, ...(gone ? { gone: true } : {}) });
+    this.knows(account, id, true);
   }
 
   /** Replays journal entries into the ledger (see load). */
@@ -374,6 +419,7 @@ export class Ownership {
       this.pending.delete(key);
     }
     const claims = this.of(account);
+    this.knows(account, id, true);
     if (this.unmarked.get(account)?.has(id)) this.contradict(account, id, 'shown without the run marker before a create of this run answered it');
     if (this.preExisting(account, id) && key !== undefined) {
       this.#reissued = true;
@@ -468,7 +514,7 @@ export class Ownership {
     const claim = this.state(account, id);
     if (marked && this.preExisting(account, id)) this.contradict(account, id, `a ${via} shows the run marker at an id the account held before the run`);
     if (!claim) {
-      this.sawForeign(account, id);
+      this.knows(account, id);
       if (!marked) {
         let set = this.unmarked.get(account);
         if (!set) this.unmarked.set(account, (set = new Set()));
@@ -483,7 +529,10 @@ export class Ownership {
       this.contradict(account, id, 'a retrieve showed another widget at this id than its create answered (another created_at or name) while it was not deleted');
     } else if (via === 'retrieve' && marked && !claim.deleted && claim.written !== true) this.learn(claim, widget);
     if (marked) claim.seenMarked = true;
-    else claim.seenUnmarked = true;
+    else if (claim.seenUnmarked !== true) {
+      claim.seenUnmarked = true;
+      this.journal.append({ kind: 'unmarked', account, id });
+    }
     if (via === 'retrieve' || !marked) claim.sighting = marked ? 'marked' : 'unmarked';
     if (claim.seenMarked && claim.seenUnmarked) this.contradict(account, id, 'shown with the run marker at one time and without it at another');
   }
@@ -522,6 +571,16 @@ export class Ownership {
     // At an id that is not the run's, the answer still counts as something there (lookalikes): as before.
     if (!claim) return this.saw(account, id, undefined, 'retrieve');
     claim.sighting = 'unreadable';
+  }
+
+  /**
+   * Records an id a retrieve of another id answered with (a router that reads ids leniently, or
+   * by their first segment, shows that widget there): a widget stands at it in the account, which
+   * a write to an id that equals or extends it could reach (lookalike, lenientNeighbour). Nothing
+   * else is drawn from it: it is no sighting of that id.
+   */
+  shownAt(account: string, id: string): void {
+    this.knows(account, id);
   }
 
   /** Records that a retrieve (own token) found nothing at an id. */

@@ -149,6 +149,19 @@ export class Adversary {
   private readonly shownOther = new Set<string>();
   /** Ids a DELETE reached: what is shown there afterwards no longer counts for shownOther. */
   private readonly deleteSent = new Set<string>();
+  /** Ids ("<account>\n<id>") the suite was shown in the account: in a list page, a retrieve's answer or a create's. */
+  private readonly revealed = new Set<string>();
+  /**
+   * Widgets ("<account>\n<id>") a DELETE reached at another id than the one it named (a router
+   * that folds, decodes twice or reads ids leniently), where the suite had never been shown that
+   * id in the account: no list, no retrieve (its GET of the same path answered 404, or showed the
+   * suite's widget at the id named) and no create answer named it. The proof covered the id sent,
+   * and nothing the suite could see names the widget reached (docs/data-safety.md, what no client
+   * can defend against). The property does not count them.
+   */
+  private readonly reachedUnseen = new Set<string>();
+  /** The account of each user's widget. */
+  private readonly userAccount = new Map<string, string>();
 
   /** Notes what a retrieve showed the suite at an id. */
   private shown(account: string, id: string, w: { name?: unknown; created_at?: unknown }): void {
@@ -186,6 +199,7 @@ export class Adversary {
       for (let i = 0; i < n; i += 1) {
         const w = this.store(account, { name: `user widget ${i}`, ...(i % 2 ? { description: 'kept' } : {}) });
         this.preExisting.set(w.id, w);
+        this.userAccount.set(w.id, account);
       }
     }
   }
@@ -282,17 +296,20 @@ export class Adversary {
       // arrive meanwhile (the suite's deletes run side by side), up to WINDOW_REQUESTS of them.
       // The race first: the request that closes a window (the DELETE) is still inside it.
       this.race();
+      // The id the request names, decoded once.
+      const asked = safeDecode(path.slice('/widgets/'.length));
       if (path.startsWith('/widgets/')) {
-        const key = `${account} ${safeDecode(path.slice('/widgets/'.length))}`;
+        const key = `${account} ${asked}`;
         if (req.method === 'GET') this.windows.set(key, this.requests);
         else this.windows.delete(key);
       }
       if (req.method === 'GET' && path === '/widgets') return this.list(account, url, json);
       if (req.method === 'POST' && path === '/widgets') return this.create(account, Buffer.concat(chunks).toString('utf8'), json, res);
-      if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, json);
+      if (req.method === 'GET') return this.retrieve(account, this.route(account, path, false).id, asked, json);
       if (req.method === 'DELETE') {
         const routed = this.route(account, path, true);
         this.deleteSent.add(`${account}\n${routed.id}`);
+        if (!routed.all && routed.id !== asked && !this.revealed.has(`${account}\n${routed.id}`)) this.reachedUnseen.add(`${account}\n${routed.id}`);
         if (routed.all) {
           // "DELETE /v1/widgets/": the account emptied.
           this.widgets.get(account)!.clear();
@@ -317,6 +334,7 @@ export class Adversary {
     if (lie === 'remove-marker') page = page.map((w) => ({ ...w, name: w.name.replace(MARKER, '').trim() || 'x' }));
     if (lie === 'shift-names' && page.length > 1) page = page.map((w, i) => ({ ...w, name: page[(i + 1) % page.length]!.name }));
     if (lie === 'duplicate-entry' && page.length > 0) page = [...page, { ...page[0]!, name: `${page[0]!.name} ${this.marker}` }];
+    for (const w of page) this.revealed.add(`${account}\n${w.id}`);
     const hasMore = offset + limit < all.length;
     json(200, { data: page, has_more: hasMore, ...(hasMore ? { next_cursor: String(offset + limit) } : {}) });
   }
@@ -346,6 +364,7 @@ export class Adversary {
     if (lie === 'no-id') return json(201, { name: w.name, created_at: w.created_at });
     const other = lie === 'id-of-pre-existing' ? this.users(account)[0] : lie === 'id-of-own-earlier' ? this.own(account).find((o) => o.id !== w.id) : undefined;
     const key = `${account}\n${other?.id ?? w.id}`;
+    this.revealed.add(key);
     if (lie === 'no-created-at') {
       // As a server whose create answer lacks created_at (an FMT-3 fault): only a retrieve shows it.
       this.answeredAs.set(key, { name: w.name });
@@ -357,12 +376,16 @@ export class Adversary {
     json(201, { ...w, id: other?.id ?? w.id });
   }
 
-  private retrieve(account: string, id: string, json: (s: number, b?: unknown) => void): void {
+  /** A GET of `asked` that the router took to `id`. */
+  private retrieve(account: string, id: string, asked: string, json: (s: number, b?: unknown) => void): void {
     const lie = this.lie('retrieve');
     const w = this.widgets.get(account)!.get(id);
     if (lie === 'not-found') return json(404, { code: 'not_found', message: 'no' });
     const shown = (body: Stored): void => {
-      this.shown(account, id, body);
+      // What the suite was shown at the id it asked for: a widget of another id shown there (a
+      // router that reads ids leniently) is no sighting of either to the suite (api.ts retrieve).
+      if (body.id === asked) this.shown(account, asked, body);
+      this.revealed.add(`${account}\n${body.id}`);
       json(200, body);
     };
     if (lie === 'show-own-widget-at-any-id') {
@@ -390,8 +413,11 @@ export class Adversary {
       this.foreignWidget(account, name, id);
       return void res.destroy();
     }
-    // Another widget of the run's goes instead (never a user's: no client could defend against that).
-    const victim = lie === 'delete-another-own' ? (this.own(account).find((o) => o.id !== id)?.id ?? id) : id;
+    // Another widget of the run's goes instead (never a user's: no client could defend against
+    // that), and never one just proven for its own DELETE: within the one round trip no client can
+    // close, the widget may vanish and its id name another (a DELETE route that reads ids
+    // leniently then reaches a user's widget whose id begins it), whoever removed it.
+    const victim = lie === 'delete-another-own' ? (this.own(account).find((o) => o.id !== id && !this.inWindow(account, o.id))?.id ?? id) : id;
     widgets.delete(victim);
     json(204);
   }
@@ -399,10 +425,12 @@ export class Adversary {
   /** Widgets the suite did not create (the users' and another client's) not exactly as they were. */
   damaged(): string[] {
     // The users' widgets have ids no other widget gets; another client's is checked in its own account.
-    const users = [...this.preExisting.values()].filter((w) => ![...this.widgets.values()].some((m) => JSON.stringify(m.get(w.id)) === JSON.stringify(w)));
+    const users = [...this.preExisting.values()]
+      .filter((w) => ![...this.widgets.values()].some((m) => JSON.stringify(m.get(w.id)) === JSON.stringify(w)))
+      .filter((w) => !this.reachedUnseen.has(`${this.userAccount.get(w.id)}\n${w.id}`));
     const others = this.foreign
       .filter(({ account, ...w }) => JSON.stringify(this.widgets.get(account)!.get(w.id)) !== JSON.stringify(w))
-      .filter(({ account, id }) => !this.undetectableAt(account, id));
+      .filter(({ account, id }) => !this.undetectableAt(account, id) && !this.reachedUnseen.has(`${account}\n${id}`));
     return [...users, ...others].map((w) => w.id);
   }
 

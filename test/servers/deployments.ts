@@ -26,6 +26,25 @@ export class Base64Store extends InspectableStore {
 }
 
 /**
+ * Ids from a counter written in base62 (`0-9a-zA-Z`, from 10 on: "a", "b", …, "A", …, "10"), as
+ * short-link services issue them: case-sensitive, so one run is given both "a" and "A", which a
+ * router that folded case would take for one id. Each is its own widget here.
+ */
+export class Base62CounterStore extends InspectableStore {
+  private next = 10;
+  protected override randomId(): string {
+    const digits = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    let n = this.next++;
+    let id = '';
+    do {
+      id = digits[n % 62]! + id;
+      n = Math.floor(n / 62);
+    } while (n > 0);
+    return id;
+  }
+}
+
+/**
  * Ids a backend keyed by free text might issue: letters of several scripts, a literal percent
  * escape ("%41", which is not "A"), "?", "#", ";", a space and a backslash, then a random part.
  * None has a "." or empty segment under any decoding: each is one resource.

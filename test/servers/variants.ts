@@ -11,7 +11,7 @@
  * | malformed body status                   | 422: uuid…; 400: the others                                        |
  * | auth failure status                     | 403 without challenge: uuid…; 401 with Bearer challenge: the others |
  * | unknown id status                       | 404; 400 for ids not in the server's format: sequential…, rate-limited…; 400 for every id the server did not issue to the account: strict… |
- * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID, base64 with "/" and "+" (behind Apache), free text with "%41", "?", "#", ";", " " and "\\" |
+ * | id format                               | UUID, decimal sequence, [wgt_ hex], account-signed, ULID, base64 with "/" and "+" (behind Apache), free text with "%41", "?", "#", ";", " " and "\\", a case-sensitive base62 counter |
  * | list order                              | creation: uuid…, sharded… (per shard), rate-limited…, offset…; newest first: sequential…; random but stable: strict… |
  * | default / maximum limit                 | 5/100, 5/7, 10/100, 25/50, 3/1000, 3/3 [20/100]                    |
  * | over-maximum limit                      | rejected with 400: sequential…; clamped: the others                |
@@ -45,7 +45,7 @@ import { HttpError, ReferenceService, type PageJson, type Reply } from '../../sr
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
 import type { TestServer } from './test-server.ts';
 import { InspectableStore, offsetPaged, oneParam, SequenceStore, serve } from './support.ts';
-import { apache, Base64Store, FreeTextIdStore } from './deployments.ts';
+import { apache, Base62CounterStore, Base64Store, FreeTextIdStore } from './deployments.ts';
 
 export interface VariantCase {
   readonly name: string;
@@ -509,6 +509,11 @@ export const VARIANTS: readonly VariantCase[] = [
     name: 'free-text-ids',
     description: 'ids in several scripts holding a literal percent escape ("%41"), "?", "#", ";", a space and a backslash ("Ωmega ü-50%41?#;\\…"), each sent percent-encoded as one segment',
     make: () => serve(new ReferenceService({ store: new FreeTextIdStore() })),
+  },
+  {
+    name: 'base62-counter-ids',
+    description: 'ids from a base62 counter ("a", …, "A", …, "10"), case-sensitive: one run is given ids that differ only in case, each its own widget',
+    make: () => serve(new ReferenceService({ store: new Base62CounterStore() })),
   },
   {
     name: 'offset-pagination-oldest-first-max-3',

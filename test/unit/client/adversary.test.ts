@@ -86,6 +86,34 @@ describe('generated adversaries that lie about identity and ownership', () => {
           // (the inventory), so nothing is sent there.
           [{ preExisting: { primary: 2, second: 1 }, create: ['extension-of-pre-existing', 'honest'], retrieve: ['honest'], list: ['honest'], delete: ['honest'], race: ['none'], router: 'lenient-on-delete', probes: true }, false],
           [{ preExisting: { primary: 2, second: 1 }, create: ['extension-of-pre-existing', 'honest', 'lookalike-of-pre-existing'], retrieve: ['honest', 'show-own-widget-at-any-id'], list: ['honest', 'add-marker'], delete: ['honest', 'ok-but-keep'], race: ['none', 'reassign-own-id'], router: 'lenient', probes: true }, true],
+          // Seed -1394388508: a create answered with the user's w1 (no list shows it), which a
+          // retrieve then showed as another widget (contradicted), and another made at `w1 `; the
+          // DELETE route decodes twice and parses the path as a URL, which trims the space, so
+          // `w1 `'s DELETE removed w1. An id a create was answered with and the run has not
+          // deleted is a lookalike like any other id it knows: `w1 ` is never deleted.
+          [{ preExisting: { primary: 2, second: 1 }, create: ['honest', 'id-of-pre-existing', 'lookalike-of-pre-existing', 'honest'], retrieve: ['honest', 'honest', 'add-marker'], list: ['hide-pre-existing', 'honest'], delete: ['honest', 'fail'], race: ['none'], afterAnswer: ['none', 'reassign-own-id'], router: 'decode-twice-on-delete', probes: false }, false],
+          // Seed -645230548: the same trimming route takes `w5 ` to the user's w5, which no list,
+          // retrieve or create answer ever showed the run: what no client can see (the adversary
+          // exempts that widget alone, docs/data-safety.md).
+          [{ preExisting: { primary: 4, second: 3 }, create: ['no-created-at', 'slash-id-over-pre-existing', 'honest', 'no-id', 'lookalike-of-pre-existing'], retrieve: ['upper-case', 'honest', 'add-marker', 'show-own-widget-at-any-id'], list: ['hide-pre-existing', 'honest'], delete: ['honest', 'fail'], race: ['none'], afterAnswer: ['reassign-own-id', 'none'], router: 'decode-twice-on-delete', probes: true }, false],
+          // Seed -1394388508, once the first was mended: the user's w1, hidden from lists, shown as
+          // the answer to a retrieve of `w1/x5-wcsprobe` on a router that reads ids leniently; the
+          // run knows w1 from then on, so DEL-4's `w1/x8-wcsprobe`, whose GET answers 404, is not sent.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['slash-id-over-pre-existing'], retrieve: ['not-found', 'honest', 'show-own-widget-at-any-id'], list: ['hide-pre-existing', 'honest'], delete: ['reassign-and-drop'], race: ['reassign-own-id'], afterAnswer: [...Array<'none'>(20).fill('none'), 'reassign-own-id'], router: 'lenient', probes: true }, false],
+          // Seed 1: a create answered without created_at, a retrieve without the marker (in the
+          // worker), then another client's widget at the id with a copy of the name, proven by the
+          // name alone in the final cleanup. The unmarked sighting is journalled: contradicted there too.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['no-created-at'], retrieve: ['honest', 'remove-marker'], list: ['honest'], delete: ['honest'], race: ['none'], afterAnswer: ['reassign-own-id-copying-name'], router: 'exact', probes: false }, false],
+          // Seed 20261125: a DELETE of w8 that removed the run's w10 just proven for its own DELETE,
+          // on a route that reads ids leniently for DELETE alone, reached the user's w1 from `w10`:
+          // the round trip no client can close. The adversary's 'delete-another-own' now keeps to
+          // that window as its races do.
+          [{ preExisting: { primary: 2, second: 3 }, create: ['honest'], retrieve: ['honest'], list: ['add-marker'], delete: ['reassign-and-drop', 'honest', 'fail', 'honest', 'delete-another-own'], race: ['none'], afterAnswer: [...Array<'none'>(20).fill('none'), 'other-client-copies-name'], router: 'lenient-on-delete', probes: false }, false],
+          // Seed 20261125 again: a create answered without created_at, its id given at once to another
+          // client's widget with the same name (what no client can tell), shown by a lenient GET of
+          // `w4-wcsprobe` with the marker added: the adversary once counted that as a showing at w4,
+          // which the suite never takes it for. It counts what the suite asked for alone now.
+          [{ preExisting: { primary: 1, second: 1 }, create: ['lookalike-of-pre-existing', 'no-created-at', 'honest'], retrieve: ['not-found', 'honest', 'show-own-widget-at-any-id', 'honest', 'add-marker', 'honest'], list: ['hide-pre-existing', 'add-marker'], delete: ['delete-another-own', 'fail'], race: ['reassign-own-id-copying-name'], afterAnswer: [...Array<'none'>(20).fill('none'), 'reassign-own-id'], router: 'lenient', probes: true }, false],
         ],
       },
     );

@@ -320,6 +320,29 @@ describe('the journal', () => {
     expect(journalFacts(readJournal(file)).contradictions.get('primary')?.has('w1')).toBe(true);
   });
 
+  it('CRUD-4 an id a worker was shown without the marker is contradicted in the final cleanup and `cleanup` once shown with it, as in the worker; a later create or delete clears it', () => {
+    // The adversary's seed 1: a create answered without created_at, a retrieve without the marker,
+    // then another client's widget at the id with a copy of the name: proven by the name alone in a
+    // process that had not seen the unmarked retrieve.
+    const file = join(dir, 'unmarked.jsonl');
+    const ours = (w: unknown): boolean => /wcs-x/.test((w as { name?: string } | undefined)?.name ?? '');
+    const worker = new Ownership(ours, new Journal(file));
+    worker.claim('primary', 'w8', worker.sent('primary', 'wcs-x CRUD-1 3'), { id: 'w8', name: 'wcs-x CRUD-1 3' });
+    worker.saw('primary', 'w8', { id: 'w8', name: 'CRUD-1 3', created_at: '2026-01-01T00:00:08Z' }, 'retrieve');
+    worker.saw('primary', 'w8', { id: 'w8', name: 'CRUD-1 3' }, 'list');
+    worker.claim('primary', 'w9', worker.sent('primary', 'wcs-x CRUD-1 4'), { id: 'w9', name: 'wcs-x CRUD-1 4' });
+    worker.saw('primary', 'w9', { id: 'w9', name: 'CRUD-1 4' }, 'list');
+    worker.deleted('primary', 'w9');
+    expect(readJournal(file).filter((e) => e.kind === 'unmarked')).toEqual([{ kind: 'unmarked', account: 'primary', id: 'w8' }, { kind: 'unmarked', account: 'primary', id: 'w9' }]);
+    const final = new Ownership(ours);
+    final.loadEntries(readJournal(file));
+    final.saw('primary', 'w8', { id: 'w8', name: 'wcs-x CRUD-1 3', created_at: '2026-01-01T00:00:12Z' }, 'retrieve');
+    expect(deleteVerdict(factsOf(final, 'primary', 'w8', 'marked'))).toMatchObject({ send: false, why: 'contradicted', broken: 'CRUD-4' });
+    // w9 was deleted since: what stands there now is judged afresh.
+    final.saw('primary', 'w9', { id: 'w9', name: 'wcs-x CRUD-1 4' }, 'retrieve');
+    expect(final.contradiction('primary', 'w9')).toBeUndefined();
+  });
+
   it('CRUD-3 a create answering an id first seen without the marker is contradicted', () => {
     const ledger = new Ownership((w) => (w as { name?: string }).name === 'ours');
     ledger.saw('primary', 'u9', { id: 'u9', name: 'someone else' }, 'list');

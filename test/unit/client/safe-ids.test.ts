@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodedForms, extendsId, idKey, lenientlyReaches, unsafeSegment } from '../../../src/client/safe-ids.ts';
 import { Ownership } from '../../../src/client/ownership.ts';
-import { deleteVerdict, factsOf } from '../../../src/client/ledger.ts';
+import { deleteVerdict, factsOf, journalFacts } from '../../../src/client/ledger.ts';
 
 /** Percent-encodes every character of the text (as a hostile server's id may be written). */
 const encodeAll = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
@@ -166,6 +166,45 @@ describe('ids that equal another under a server\'s normalisations', () => {
     // In another account the same ids are no lookalikes: ids need not be unique across accounts.
     ledger.claim('second', '7', undefined);
     expect(deleteVerdict(factsOf(ledger, 'second', '7', 'marked'))).toEqual({ send: true });
+  });
+
+  it('CRUD-3 a DELETE is not sent for an id that equals another one a create of the run was answered with and the server has said something against since (a contradiction, no marker, nothing there): this id\'s proof says nothing of that widget', () => {
+    // The adversary's seed -1394388508: a create answered with the user's w1 (hidden from every
+    // list, and contradicted since), another made at `w1 `, and a DELETE route that trims ids.
+    const ledger = new Ownership((w) => (w as { name?: string } | undefined)?.name === 'ours');
+    ledger.claim('primary', 'w1', undefined);
+    ledger.contradict('primary', 'w1', 'a retrieve showed another widget at this id than its create answered');
+    ledger.claim('primary', 'w1 ', undefined);
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w1 ', 'marked'))).toMatchObject({ send: false, why: 'lookalike', reason: expect.stringContaining('"w1"') });
+    // The run's own W7 and w7, nothing said against either: each is deleted (a server that gives one run `a` and `A`).
+    const created = (id: string): unknown => ({ id, name: 'ours', created_at: '2026-01-01T00:00:07Z' });
+    for (const id of ['W7', 'w7']) ledger.claim('primary', id, ledger.sent('primary', 'ours'), created(id));
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toEqual({ send: true });
+    ledger.saw('primary', 'W7', created('W7'), 'retrieve');
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toEqual({ send: true });
+    // A retrieve of W7 that finds nothing there, or shows a widget without the marker: W7 may be anyone's now.
+    ledger.sawAbsent('primary', 'W7');
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toMatchObject({ send: false, why: 'lookalike', reason: expect.stringContaining('"W7"') });
+    ledger.saw('primary', 'W7', created('W7'), 'retrieve');
+    ledger.saw('primary', 'W7', { id: 'W7', name: 'someone else\'s' }, 'list');
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toMatchObject({ send: false, why: 'lookalike' });
+    // Deleted by the run: no widget there to reach.
+    ledger.deleted('primary', 'W7');
+    expect(deleteVerdict(factsOf(ledger, 'primary', 'w7', 'marked'))).toEqual({ send: true });
+    // After a replay of the journal too (the final cleanup, `cleanup`).
+    const replayed = new Ownership(() => true);
+    replayed.load(journalFacts([{ kind: 'created', account: 'primary', key: 'a', id: '007' }, { kind: 'created', account: 'primary', key: 'b', id: '7' }, { kind: 'contradiction', account: 'primary', id: '007', why: 'listed twice' }]));
+    expect(deleteVerdict(factsOf(replayed, 'primary', '7', 'marked'))).toMatchObject({ send: false, why: 'lookalike', reason: expect.stringContaining('"007"') });
+  });
+
+  it('DEL-4 an id a retrieve of another id answered with counts as a widget the run knows: a lenient lookup could reach it', () => {
+    // The adversary's seed -1394388508 again: the user's w1, hidden from every list, shown by a
+    // retrieve of `w1/x5-wcsprobe` on a router that reads ids leniently.
+    const ledger = new Ownership(() => true);
+    ledger.claim('primary', 'w1/x8', undefined);
+    ledger.shownAt('primary', 'w1');
+    expect(ledger.lenientNeighbour('primary', 'w1/x8-wcsprobe', 'w1/x8')).toBe('w1');
+    expect(ledger.lookalike('primary', 'W1')).toBe('w1');
   });
 
   it('DEL-4 an id extends a widget\'s id only when it begins with it and says more, not when a server would read both as one id', () => {

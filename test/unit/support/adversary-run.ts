@@ -118,17 +118,13 @@ export async function oneRun(schedule: Schedule, interrupted: boolean): Promise<
 
 /**
  * A server no client can defend against (docs/data-safety.md): it hides the users' widgets from
- * every list, so none is in the inventory, and hands a create the id of one (or a lookalike its
- * DELETE route folds onto one) while its retrieve shows the suite's widget there; or its DELETE
- * route alone reads ids leniently and reaches a hidden widget from DEL-4's extended id.
+ * every list, so none is in the inventory, and hands a create the id of one while its retrieve
+ * shows the suite's widget there. (A DELETE route alone that takes the run's id to a widget the
+ * run was never shown, by folding, decoding or reading ids leniently, is exempted widget by
+ * widget by the adversary itself: Adversary.damaged.)
  */
 export function undetectable(schedule: Schedule): boolean {
-  if (!schedule.list.includes('hide-pre-existing')) return false;
-  return (schedule.create.includes('id-of-pre-existing') && schedule.retrieve.includes('show-own-widget-at-any-id'))
-    || (schedule.create.includes('lookalike-of-pre-existing') && schedule.router === 'fold-on-delete')
-    // A DELETE route alone that reads ids leniently, and a user's widget no list shows whose id
-    // begins the run's: what it reaches, no retrieve and no list reveals (docs/data-safety.md).
-    || (schedule.probes === true && schedule.router === 'lenient-on-delete');
+  return schedule.list.includes('hide-pre-existing') && schedule.create.includes('id-of-pre-existing') && schedule.retrieve.includes('show-own-widget-at-any-id');
 }
 
 /**
