@@ -41,7 +41,7 @@ describe.concurrent('hostile servers', () => {
       try {
         const summary = join(mkdtempSync(join(tmpdir(), 'wcs-summary-')), 'summary.md');
         writeFileSync(summary, '');
-        const run = await runSuite(['--base-url', server.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], ...args(hostile.timeoutMs ?? TIMEOUT_MS), '--only', `${ALL_BUT_PROPERTIES},PROP-3`, ...(hostile.args ?? [])], { env: { GITHUB_STEP_SUMMARY: summary } });
+        const run = await runSuite(['--base-url', server.baseUrl, '--token', TOKENS[0], '--second-token', TOKENS[1], ...args(hostile.timeoutMs ?? TIMEOUT_MS), '--only', hostile.only ?? `${ALL_BUT_PROPERTIES},PROP-3`, ...(hostile.args ?? [])], { env: { GITHUB_STEP_SUMMARY: summary } });
         const output = run.stdout + run.stderr;
         expect(hostile.exitCodes, explain(run)).toContain(run.exitCode);
         if (hostile.says) expect(output, explain(run)).toContain(hostile.says);
