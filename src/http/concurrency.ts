@@ -95,10 +95,13 @@ export class ConcurrencyController {
   #limit = START_SLOTS;
   #peak = START_SLOTS;
   #next = 0;
-  /** Requests in flight, by token: when each was sent, and how many answers the client had by then. */
-  readonly #inFlight = new Map<number, { readonly at: number; readonly answersBefore: number }>();
-  /** Answers so far: a request answered long after it was sent, with others answered meanwhile, waited behind them. */
-  #answers = 0;
+  /**
+   * Requests in flight, by token: when each was sent, and whether a request sent after it has
+   * been answered promptly (within half the stall bound) while it waited. Only an overtaken
+   * request can be stalled: when the client itself pauses (its CPU busy, a collection), every
+   * answer comes late at once, and none is prompt.
+   */
+  readonly #inFlight = new Map<number, { readonly at: number; overtaken: boolean }>();
   /** Requests already taken as stalled: each counts once. */
   readonly #stalled = new Set<number>();
   /** Usual latency in ms (an average of capped samples), undefined before the first answer. */
@@ -144,7 +147,7 @@ export class ConcurrencyController {
     const now = this.#now();
     this.#advance(now);
     const token = (this.#next += 1);
-    this.#inFlight.set(token, { at: now, answersBefore: this.#answers });
+    this.#inFlight.set(token, { at: now, overtaken: false });
     return token;
   }
 
@@ -159,8 +162,8 @@ export class ConcurrencyController {
     const durationMs = now - request.at;
     // Judged before its own sample moves the usual latency: a stall must not make itself look usual.
     const after = this.#stallAfter();
-    const waitedBehind = !counted && this.#answers > request.answersBefore && durationMs > after;
-    this.#answers += 1;
+    const waitedBehind = !counted && request.overtaken && durationMs > after;
+    if (durationMs <= after / 2) for (const other of this.#inFlight.values()) if (other.at < request.at) other.overtaken = true;
     const sample = this.#latency === undefined ? durationMs : Math.min(durationMs, SAMPLE_CAP * this.#latency);
     this.#latency = this.#latency === undefined ? sample : 0.9 * this.#latency + 0.1 * sample;
     const w = this.#window;
@@ -171,7 +174,7 @@ export class ConcurrencyController {
     // one connection, then none was sent (a batch waiting for its last), and only an idle
     // connection's close let the server take this one.
     if (waitedBehind) return this.#stall(now, after, 0);
-    // Another request has waited that long while this one was answered.
+    // Another request, overtaken, has waited that long.
     if (this.#oldestAge(now) > after) return this.#stall(now, after, 1);
     this.#endWindowIfDue(now);
   }
@@ -192,7 +195,7 @@ export class ConcurrencyController {
     this.#inFlight.delete(token);
     const counted = this.#stalled.delete(token);
     const after = this.#stallAfter();
-    if (!counted && now - request.at > after) this.#stall(now, after, 0);
+    if (!counted && request.overtaken && now - request.at > after) this.#stall(now, after, 0);
   }
 
   /** The usual latency in ms (undefined before the first answer). */
@@ -231,8 +234,8 @@ export class ConcurrencyController {
    */
   #stall(now: number, after: number, served: number): void {
     let serving = served;
-    for (const [token, { at }] of this.#inFlight) {
-      if (now - at > after) this.#stalled.add(token);
+    for (const [token, { at, overtaken }] of this.#inFlight) {
+      if (overtaken && now - at > after) this.#stalled.add(token);
       else serving += 1;
     }
     this.#fallBack(now, 'stalled', Math.max(1, Math.min(this.#limit, serving)));
@@ -326,10 +329,10 @@ export class ConcurrencyController {
     this.#set(now, to, why);
   }
 
-  /** How long the oldest request in flight not yet counted as stalled has waited. */
+  /** How long the oldest overtaken request in flight not yet counted as stalled has waited. */
   #oldestAge(now: number): number {
     let oldest = 0;
-    for (const [token, { at }] of this.#inFlight) if (!this.#stalled.has(token)) oldest = Math.max(oldest, now - at);
+    for (const [token, { at, overtaken }] of this.#inFlight) if (overtaken && !this.#stalled.has(token)) oldest = Math.max(oldest, now - at);
     return oldest;
   }
 

@@ -250,21 +250,36 @@ describe('the controller, event by event', () => {
     expect(c.changes.at(-1)).toMatchObject({ to: 1, why: 'stalled' });
   });
 
-  it('a request that ends without an answer after waiting long is a stall; a refusal or a quick failure is not', () => {
-    const { c, window, tick } = controller();
+  it('a request that ends without an answer after waiting long while others were answered is a stall; a refusal, a quick failure, or a timeout of a server that answers nothing is not', () => {
+    // Two slots at most: the last doubling kept, none under test.
+    const { c, window, answer, tick } = controller(2);
+    while (c.limit < 2) window(25);
     window(25);
-    window(25);
-    expect(c.limit).toBe(2);
     const refused = c.sent();
     const quick = c.sent();
     tick(10);
     c.refused(refused);
     c.failed(quick);
+    const silent = [c.sent(), c.sent()];
+    tick(10_000);
+    for (const t of silent) c.failed(t);
     expect(c.limit).toBe(2);
     const timedOut = c.sent();
+    answer(10, 25, 1);
     tick(10_000);
     c.failed(timedOut);
     expect(c.changes.at(-1)).toMatchObject({ to: 1, why: 'stalled' });
+  });
+
+  it('a pause of the client\'s own (its CPU busy, a collection) is no stall: every request in flight is answered late at once, none promptly', () => {
+    const { c, window, tick } = controller(4);
+    while (c.limit < 4) window(25);
+    window(25);
+    const inFlight = [c.sent(), c.sent(), c.sent(), c.sent()];
+    tick(4 * STALL_MIN_MS);
+    for (const t of inFlight) c.answered(t);
+    expect(c.limit).toBe(4);
+    expect(c.changes.map((x) => x.why)).not.toContain('stalled');
   });
 
   it(`halves the slots when latency doubles without more throughput in ${RISE_WINDOWS} busy windows in a row, judged against the latency before the rise; one such window is not enough`, () => {
