@@ -4,16 +4,20 @@
  *
  * The principle: the slots grow only while the server answers more requests per second with
  * them, and fall back when latency rises without it. From one slot they double after each window
- * in which they were kept busy (slow start); a doubling that did not bring GAIN more answers per
- * second is undone, since the server was at its capacity and more requests in flight would only
- * wait longer there, and is tried again after a hold that doubles with each try that failed;
- * latency LATENCY_RISE times the level's, without more answers, halves them.
+ * in which they were kept busy (slow start). The window right after a doubling judges it: kept,
+ * and doubled again, when it brought GAIN more answers per second; undone when it did not and each
+ * request took QUEUED times as long (the server, at its capacity, made the added requests wait
+ * behind the others), tried again after a hold that doubles with each try that failed; kept
+ * without a further doubling before such a hold when it did neither (the client's own CPU, not the
+ * server, held the answers back). Latency LATENCY_RISE times the last busy window's, without more
+ * answers, RISE_WINDOWS windows in a row, halves the slots.
  *
- * A stall: a request that waits far longer than the others take while they are answered waits
- * for a connection the server does not serve. A server with one worker thread that serves one
- * keep-alive connection at a time leaves a second connection's request waiting until the first
- * closes, and more connections only wait in turn (the run that used to end INCOMPLETE after
- * 10-second timeouts). The slots fall back to the requests the server was serving, and hold long.
+ * A stall: a request that waits far longer than usual while a request sent after it is answered
+ * promptly waits for a connection the server does not serve. A server with one worker thread that
+ * serves one keep-alive connection at a time leaves a second connection's request waiting until
+ * the first closes, and more connections only wait in turn (the run that used to end INCOMPLETE
+ * after 10-second timeouts). The slots fall back to the requests the server was serving, and hold
+ * long; while such a request waits, the client closes its idle connections (stalledInFlight).
  *
  * The limits of the rule:
  * - A near server (an answer within TINY_LATENCY_MS: loopback, the same host) gets `unbounded`
@@ -23,8 +27,10 @@
  *   Only a stall does.
  * - Beyond `unbounded` slots, a doubling is allowed only while slots / latency stays under the
  *   rate bound: a far-away server never gets more load than that from the added slots.
- * - A window is judged only when the slots were busy: a client with little to send shows nothing
- *   of the server, and keeps its slots.
+ * - A window whose slots were less than SATURATED busy says nothing of the server's throughput:
+ *   it judges a doubling by latency alone and changes nothing else.
+ * - A request that is simply slow while others are quick looks like a stall: it costs a slot and a
+ *   long hold, never a verdict.
  * Deterministic: time comes from `now`, and the client reports each request sent and how it ended.
  */
 
@@ -43,15 +49,21 @@ export const MIN_WINDOW_MS = 100;
 export const SATURATED = 0.75;
 /** A doubling is kept when it brought at least this much more throughput (a doubling that helps brings up to twice as much; windows vary by a few percent). */
 export const GAIN = 0.3;
+/**
+ * Without that gain, it is undone when each request took this many times as long as before it: the
+ * server queued the added requests (at its capacity, twice the requests in flight take twice as
+ * long). Less than that is the client's own CPU at work, which more slots do not harm.
+ */
+export const QUEUED = 1.5;
 /** Latency this many times the level's own, without more throughput, in RISE_WINDOWS busy windows in a row, halves the slots. */
 export const LATENCY_RISE = 2;
 export const RISE_WINDOWS = 2;
 /** A window whose fastest answer took less than this was measured against a near server (see the module comment). */
 export const TINY_LATENCY_MS = 5;
-/** A request in flight this many times the usual latency (and at least STALL_MIN_MS) while others are answered has stalled. */
+/** A request in flight this many times the usual latency (and at least STALL_MIN_MS), overtaken by a prompt answer, has stalled. */
 export const STALL_FACTOR = 8;
 export const STALL_MIN_MS = 250;
-/** At the end of a doubling's window, a request in flight this long (and STALL_FACTOR times the usual latency) makes it a stall. */
+/** At the end of a doubling's window, an overtaken request in flight this long (and STALL_FACTOR times the usual latency) makes it a stall. */
 export const SUSPECT_MIN_MS = 50;
 /** Wait before trying a doubling again after one that brought nothing; doubled after each, up to MAX_HOLD_MS. */
 export const HOLD_MS = 1_000;
@@ -81,7 +93,7 @@ interface Window {
   start: number;
   answers: number;
   latencySum: number;
-  /** The fastest answer's time. */
+  /** The fastest answer's time: what a request takes that waits behind no other at the server. */
   fastest: number;
   /** Slot-milliseconds with requests in flight (at most the limit at a time). */
   busy: number;
@@ -117,7 +129,7 @@ export class ConcurrencyController {
   #rises = 0;
   /** No doubling before this time; and how long the next hold is. */
   #probeAfter = Number.NEGATIVE_INFINITY;
-  #hold = HOLD_MS;
+  #holdMs = HOLD_MS;
   /** Every change of the slots, in order (bounded: the last CHANGES_KEPT). */
   readonly #changes: Array<{ readonly at: number; readonly to: number; readonly why: SlotChange }> = [];
 
@@ -153,27 +165,20 @@ export class ConcurrencyController {
 
   /** The request was answered (a refusal such as 429 is not: refused()). */
   answered(token: number): void {
-    const now = this.#now();
-    this.#advance(now);
-    const request = this.#inFlight.get(token);
-    if (request === undefined) return;
-    this.#inFlight.delete(token);
-    const counted = this.#stalled.delete(token);
-    const durationMs = now - request.at;
-    // Judged before its own sample moves the usual latency: a stall must not make itself look usual.
-    const after = this.#stallAfter();
-    const waitedBehind = !counted && request.overtaken && durationMs > after;
-    if (durationMs <= after / 2) for (const other of this.#inFlight.values()) if (other.at < request.at) other.overtaken = true;
-    const sample = this.#latency === undefined ? durationMs : Math.min(durationMs, SAMPLE_CAP * this.#latency);
+    const end = this.#end(token);
+    if (end === undefined) return;
+    const { now, at, waited, after } = end;
+    if (waited <= after / 2) for (const other of this.#inFlight.values()) if (other.at < at) other.overtaken = true;
+    const sample = this.#latency === undefined ? waited : Math.min(waited, SAMPLE_CAP * this.#latency);
     this.#latency = this.#latency === undefined ? sample : 0.9 * this.#latency + 0.1 * sample;
     const w = this.#window;
     w.answers += 1;
-    w.latencySum += durationMs;
-    w.fastest = Math.min(w.fastest, durationMs);
+    w.latencySum += waited;
+    w.fastest = Math.min(w.fastest, waited);
     // Answered after a stall that no answer of another showed while it lasted: the others went on
     // one connection, then none was sent (a batch waiting for its last), and only an idle
     // connection's close let the server take this one.
-    if (waitedBehind) return this.#stall(now, after, 0);
+    if (end.stalled) return this.#stall(now, after, 0);
     // Another request, overtaken, has waited that long.
     if (this.#oldestAge(now) > after) return this.#stall(now, after, 1);
     this.#endWindowIfDue(now);
@@ -181,21 +186,30 @@ export class ConcurrencyController {
 
   /** The server refused the request (429, 503): it answered, but served nothing; neither throughput nor a stall. */
   refused(token: number): void {
-    this.#advance(this.#now());
-    this.#inFlight.delete(token);
-    this.#stalled.delete(token);
+    this.#end(token);
   }
 
-  /** The request ended without an answer (a timeout, a reset): a stall when it had waited long. */
+  /** The request ended without an answer (a timeout, a reset): a stall when it had waited long, overtaken. */
   failed(token: number): void {
+    const end = this.#end(token);
+    if (end?.stalled) this.#stall(end.now, end.after, 0);
+  }
+
+  /**
+   * The request is no longer in flight: when it was sent, how long it waited, the stall bound, and
+   * whether it stalled unseen (overtaken, longer than the bound, not yet counted); judged before
+   * its own sample moves the usual latency, so that a stall cannot make itself look usual.
+   */
+  #end(token: number): { readonly now: number; readonly at: number; readonly waited: number; readonly after: number; readonly stalled: boolean } | undefined {
     const now = this.#now();
     this.#advance(now);
     const request = this.#inFlight.get(token);
-    if (request === undefined) return;
+    if (request === undefined) return undefined;
     this.#inFlight.delete(token);
     const counted = this.#stalled.delete(token);
+    const waited = now - request.at;
     const after = this.#stallAfter();
-    if (!counted && request.overtaken && now - request.at > after) this.#stall(now, after, 0);
+    return { now, at: request.at, waited, after, stalled: !counted && request.overtaken && waited > after };
   }
 
   /** The usual latency in ms (undefined before the first answer). */
@@ -282,17 +296,22 @@ export class ConcurrencyController {
       // connections wait for the server to close another (even if the first answers looked like a gain).
       const suspect = Math.max(SUSPECT_MIN_MS, STALL_FACTOR * (this.#latency ?? 0));
       if (this.#oldestAge(now) > suspect) return this.#stall(now, suspect, 0);
-      // Busy slots must answer more per second; slots the client did not fill must at least not
-      // have made each request wait longer (the requests added in flight waited behind the others).
-      const gained = saturated ? throughput >= probe.throughput * (1 + GAIN) : latency <= probe.latency * (1 + GAIN);
-      if (!gained) return this.#fallBack(now, 'no-gain', Math.max(probe.from, floor));
-      this.#hold = HOLD_MS;
+      const gained = saturated && throughput >= probe.throughput * (1 + GAIN);
+      // Each request took far longer: the server made the added requests wait behind the others
+      // (at a server already at its capacity, twice the requests in flight take twice as long).
+      const queued = latency > probe.latency * QUEUED;
+      if (queued && !gained) return this.#fallBack(now, 'no-gain', Math.max(probe.from, floor));
       if (!saturated) return;
       this.#level = { throughput, latency };
+      this.#rises = 0;
+      // Kept, since no request waited longer for them, but they showed no gain either (the client's
+      // own CPU may be what limits it): no further doubling before a hold, as after a failed try.
+      if (!gained) return this.#hold(now);
+      this.#holdMs = HOLD_MS;
     } else if (!saturated) {
       // The slots were not kept busy: the client had too little to send for this window to say anything of them.
       return;
-    } else if (this.#level !== undefined && this.#limit > floor && latency > LATENCY_RISE * this.#level.latency && throughput < this.#level.throughput) {
+    } else if (this.#level !== undefined && this.#limit > floor && latency > LATENCY_RISE * this.#level.latency && throughput < this.#level.throughput * (1 + GAIN)) {
       // One window's rise may be the client's own pause (its CPU busy, a collection): two in a row are the server's.
       this.#rises += 1;
       if (this.#rises < RISE_WINDOWS) return;
@@ -304,8 +323,8 @@ export class ConcurrencyController {
     } else {
       // The last busy window without a rise: what the requests of this part of the run take.
       this.#level = { throughput, latency };
+      this.#rises = 0;
     }
-    this.#rises = 0;
     this.#double(now, throughput, latency);
   }
 
@@ -317,14 +336,19 @@ export class ConcurrencyController {
     this.#set(now, to, 'doubled');
   }
 
+  /** No doubling for the next hold; the one after is twice as long (up to MAX_HOLD_MS). */
+  #hold(now: number, atLeast = 0): void {
+    const hold = Math.max(atLeast, this.#holdMs);
+    this.#probeAfter = now + hold;
+    this.#holdMs = Math.min(MAX_HOLD_MS, 2 * hold);
+  }
+
   /** Back to `to` slots, holding further doublings: long after a stall, else doubling after each try that failed. */
   #fallBack(now: number, why: Exclude<SlotChange, 'doubled' | 'near'>, to: number): void {
     this.#probe = undefined;
     this.#level = undefined;
     this.#rises = 0;
-    const hold = why === 'stalled' ? Math.max(STALLED_HOLD_MS, this.#hold) : this.#hold;
-    this.#probeAfter = now + hold;
-    this.#hold = Math.min(MAX_HOLD_MS, 2 * hold);
+    this.#hold(now, why === 'stalled' ? STALLED_HOLD_MS : 0);
     this.#window = this.#freshWindow(now);
     this.#set(now, to, why);
   }

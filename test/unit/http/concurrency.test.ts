@@ -12,6 +12,7 @@ import {
   HOLD_MS,
   MIN_WINDOW_ANSWERS,
   MIN_WINDOW_MS,
+  QUEUED,
   RISE_WINDOWS,
   STALL_MIN_MS,
   STALLED_HOLD_MS,
@@ -214,6 +215,25 @@ describe('the controller, event by event', () => {
       answer(WINDOW_ANSWERS_PER_SLOT * ADAPTIVE_MAX_SLOTS + 5, ms, 5);
       expect(c.limit, `${ms} ms`).toBe(kept ? ADAPTIVE_MAX_SLOTS : UNBOUNDED);
       if (!kept) expect(c.changes.at(-1)).toMatchObject({ to: UNBOUNDED, why: 'no-gain' });
+    }
+  });
+
+  it(`keeps a doubling short of the gain when each request took less than ${QUEUED} times as long (the client's own CPU at work, not a queue at the server), with no further doubling before a hold; undoes it when each took that much longer`, () => {
+    for (const [ms, kept] of [[30, true], [40, false]] as const) {
+      const { c, window, answer, now } = controller();
+      while (c.limit < 2) window(25);
+      window(25);
+      expect(c.changes.at(-1)).toMatchObject({ to: 4, why: 'doubled' });
+      // Three of the four slots busy: twice the answers per second of two slots at 25 ms only if each took no longer.
+      answer(6 * 3, ms, 3);
+      expect(c.limit, `${ms} ms`).toBe(kept ? 4 : 2);
+      if (!kept) continue;
+      const keptAt = now();
+      window(25);
+      expect(c.limit, 'held').toBe(4);
+      while (c.limit === 4) window(25);
+      expect(c.changes.at(-1)).toMatchObject({ to: ADAPTIVE_MAX_SLOTS, why: 'doubled' });
+      expect(c.changes.at(-1)!.at - keptAt).toBeGreaterThanOrEqual(HOLD_MS);
     }
   });
 
