@@ -243,8 +243,9 @@ export class ConcurrencyController {
   }
 
   /**
-   * A stall: the slots fall back to the requests the server was serving (those in flight no longer
-   * than `after`, and `served` just answered), each request found waiting counted once.
+   * A stall: the slots fall back to the requests the server was serving (those in flight that were
+   * not overtaken or waited no longer than `after`, and `served` just answered), each request
+   * found waiting counted once.
    */
   #stall(now: number, after: number, served: number): void {
     let serving = served;
