@@ -23,7 +23,7 @@ export interface SuiteConfig {
   allowCollectionWrites: boolean;
   timeoutMs: number;
   concurrency: number;
-  /** --concurrency was given (flag, variable or .env): the slots stay fixed; otherwise they adapt to latency. */
+  /** --concurrency was given (flag, variable or .env): the slots stay fixed; otherwise they follow what the server serves (http/concurrency.ts). */
   concurrencyGiven: boolean;
   seed: number;
   seedGiven: boolean;
@@ -156,7 +156,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--timeout', env: 'WIDGET_TIMEOUT_MS', kind: 'int', key: 'timeoutMs', arg: 'ms', min: 1, unit: 'milliseconds',
     default: 10_000, description: 'Per-request timeout in milliseconds' },
   { flag: '--concurrency', env: 'WIDGET_CONCURRENCY', kind: 'int', key: 'concurrency', arg: 'n', min: 1, max: 64,
-    default: 4, description: 'Most requests in flight at once; when not given, the suite starts at 4 and adds slots (up to 8) as latency grows, never more than 320 requests per second from them' },
+    default: 4, description: 'Most requests in flight at once; when not given, they follow what the server serves: from 1, doubled while it answers more per second, fewer when latency rises without it or a request stalls (4 at once on a server that answers within 5 ms; at most 8, beyond 4 never more than 320 requests per second)' },
   { flag: '--seed', env: 'WIDGET_SEED', kind: 'int', key: 'seed', arg: 'n', min: INT32_MIN, max: INT32_MAX,
     defaultText: 'random', description: 'fast-check seed; reuse a reported seed to replay a run' },
   { flag: '--runs', env: 'WIDGET_RUNS', kind: 'int', key: 'runs', arg: 'n', min: 1,

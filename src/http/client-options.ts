@@ -10,7 +10,7 @@ import type { KnownTokens } from '../shared/sent-credential.ts';
 export interface ClientSettings {
   readonly timeoutMs: number;
   readonly concurrency: number;
-  /** --concurrency given: the slots stay fixed; otherwise they adapt to the measured latency. */
+  /** --concurrency given: the slots stay fixed; otherwise they follow what the server serves (concurrency.ts). */
   readonly concurrencyGiven?: boolean;
   readonly maxRetries: number;
   readonly maxRetryWaitMs: number;

@@ -1,7 +1,7 @@
 /**
- * The HTTP client every suite uses: undici request() on one keep-alive Agent, with a
- * per-request deadline, a cap on response size (decoded too), no redirects, a bound on
- * requests in flight, a pace (pacer.ts: --max-rate and what the server says of its limit),
+ * The HTTP client every suite uses: undici request() over keep-alive connections (one per slot,
+ * transport.ts), with a per-request deadline, a cap on response size (decoded too), no redirects,
+ * a bound on requests in flight (--concurrency, or what the server serves: concurrency.ts), a pace (pacer.ts: --max-rate and what the server says of its limit),
  * every 429 and 503 taken as a refusal (never an answer for the rules) and waited out within a
  * wall-clock budget, past which the client stops and says how many were refused, a GET answered
  * 502/504 or whose connection was lost sent once more, and every exchange recorded (redacted).
@@ -14,6 +14,7 @@
 import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
 import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from './answer.ts';
 import { recordBody, type Exchange } from '../shared/exchange.ts';
+import { ConcurrencyController } from './concurrency.ts';
 import { Limiter } from './limiter.ts';
 import { Pacer } from './pacer.ts';
 import { readRateHint } from './rate-headers.ts';
@@ -43,16 +44,14 @@ export const GIVE_UP_AFTER_FAILURES = 5;
 export const DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS = 120_000;
 
 /**
- * Adaptive concurrency (no --concurrency given): the most slots, and the request rate that more
- * slots may never let the run exceed. A slot serves at most 1 / latency requests per second, so
- * slots = ceil(bound x latency) keeps the load at or under the bound whatever the latency: at
- * 20 ms (about 25 ms on the wire) that is 8 slots, on loopback the 4 of the default. Eight is the
- * most the verdict-independence checks run at (concurrency 1, 4 and 8).
+ * Adaptive concurrency (no --concurrency given, concurrency.ts): the most slots, and the request
+ * rate that the slots beyond --concurrency's default may never let the run exceed. A slot serves
+ * at most 1 / latency requests per second, so those slots are added only while slots / latency
+ * stays at or under the bound: at 20 ms (about 22 ms on the wire) up to 8, on loopback none. Eight
+ * is the most the verdict-independence checks run at (concurrency 1, 4 and 8).
  */
 export const ADAPTIVE_MAX_SLOTS = 8;
 export const ADAPTIVE_RATE_BOUND = 320;
-/** Answers measured before the slots adapt: a first slow answer (a cold connection, TLS) is not the latency. */
-const ADAPT_AFTER_ANSWERS = 20;
 
 /**
  * How many times --max-retries a request may be refused while the server answers other requests
@@ -114,8 +113,10 @@ export interface ClientOptions {
   /** --max-rate: most requests per second, every request of this client together (both accounts). */
   readonly maxRate?: number;
   /**
-   * No --concurrency given: start at `concurrency` slots and add slots as the measured latency
-   * grows, up to ADAPTIVE_MAX_SLOTS, while slots / latency stays under ADAPTIVE_RATE_BOUND (see adaptSlots).
+   * No --concurrency given: the slots follow what the server serves (concurrency.ts): from one,
+   * doubled while its throughput grows with them, up to ADAPTIVE_MAX_SLOTS, those beyond
+   * `concurrency` only while slots / latency stays under ADAPTIVE_RATE_BOUND; fewer again when a
+   * doubling brings nothing, latency rises without throughput, or a request stalls.
    */
   readonly adaptConcurrency?: boolean;
   /** A Date.now() value: no request is sent after it, and no request runs past it. */
@@ -250,17 +251,15 @@ export class HttpClient implements Reader {
   private readonly refusedBy = new Map<string, number>();
   /** Answers that were not refusals: none means the target refused everything (an outage?), not a rate. */
   private accepted = 0;
-  /** Smoothed time of an exchange, in ms, and how many were measured (adaptive concurrency). */
-  private latencyMs = 0;
-  private answers = 0;
-  private peakSlots: number;
+  /** The slots' controller when they adapt (no --concurrency given). */
+  readonly #slots: ConcurrencyController | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets, secretHeaderSet(options.secretHeaders));
     this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.rateLimitBudgetMs = options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_TOTAL_MS;
-    this.limiter = new Limiter(options.concurrency);
-    this.peakSlots = options.concurrency;
+    this.#slots = options.adaptConcurrency ? new ConcurrencyController({ max: ADAPTIVE_MAX_SLOTS, unbounded: options.concurrency, rateBound: ADAPTIVE_RATE_BOUND }) : undefined;
+    this.limiter = new Limiter(this.#slots?.limit ?? options.concurrency);
     this.pacer = new Pacer(options.maxRate === undefined ? {} : { maxRate: options.maxRate });
     const { wire, writer } = openWire({
       timeoutMs: options.timeoutMs,
@@ -277,7 +276,7 @@ export class HttpClient implements Reader {
   /** Requests sent, retries, time blocked, refusals and the pace, as the reports show them. */
   get stats(): ClientStats {
     const { pacedRate } = this.pacer;
-    return { ...this.counts, rateLimitWaitMs: Math.round(this.pacer.blockedMs), refused: this.pacer.refused, ...(pacedRate === undefined ? {} : { pacedRate }), slots: this.peakSlots };
+    return { ...this.counts, rateLimitWaitMs: Math.round(this.pacer.blockedMs), refused: this.pacer.refused, ...(pacedRate === undefined ? {} : { pacedRate }), slots: this.#slots?.peak ?? this.options.concurrency };
   }
 
   /** The absolute URL of a path under the base URL (path starts with "/"). */
@@ -366,11 +365,19 @@ export class HttpClient implements Reader {
         throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`, false);
       }
       const sentAt = this.pacer.clock;
-      const res = await this.once(attempt);
+      const onWire = this.#slots?.sent();
+      let res: ApiResponse;
+      try {
+        res = await this.once(attempt);
+      } catch (error) {
+        this.#settle(onWire, 'failed');
+        throw error;
+      }
       const wait = this.retryDelay(res, refusals + shed);
+      // A refusal (429, 503) is no answer of the server's capacity: more slots that only meet refusals bring no throughput.
+      this.#settle(onWire, wait === undefined ? 'answered' : 'refused');
       if (wait === undefined) {
         this.accepted += 1;
-        this.adaptSlots(res.exchange.durationMs);
         this.pacer.onAccepted(readRateHint(res.headers));
         this.pauseForSpentWindow(res);
         if (!GATEWAY_ERRORS.has(res.status) || earlier !== undefined) return withEarlier(res, earlier);
@@ -439,20 +446,14 @@ export class HttpClient implements Reader {
     return `${refused}, after answering ${this.accepted}: it rate-limits; try --max-rate ${suggested}`;
   }
 
-  /**
-   * Adaptive concurrency: more slots while the server is far away, never more load than
-   * ADAPTIVE_RATE_BOUND requests per second from them (a slot carries 1 / latency per second).
-   */
-  private adaptSlots(durationMs: number): void {
-    if (!this.options.adaptConcurrency) return;
-    this.answers += 1;
-    this.latencyMs = this.answers === 1 ? durationMs : 0.9 * this.latencyMs + 0.1 * durationMs;
-    if (this.answers < ADAPT_AFTER_ANSWERS) return;
-    const wanted = Math.ceil((ADAPTIVE_RATE_BOUND * this.latencyMs) / 1000);
-    const slots = Math.min(ADAPTIVE_MAX_SLOTS, Math.max(this.options.concurrency, wanted));
-    if (slots === this.limiter.size) return;
-    this.limiter.resize(slots);
-    this.peakSlots = Math.max(this.peakSlots, slots);
+  /** Tells the slots' controller how a request on the wire ended (answered, refused, or no answer), and resizes the slots. */
+  #settle(token: number | undefined, end: 'answered' | 'refused' | 'failed'): void {
+    const slots = this.#slots;
+    if (slots === undefined || token === undefined) return;
+    slots[end](token);
+    // Requests wait on connections the server does not serve: it takes the next only once the one it serves closes.
+    if (slots.stalledInFlight > 0) this.#wire.closeIdle();
+    if (slots.limit !== this.limiter.size) this.limiter.resize(slots.limit);
   }
 
   /**
@@ -659,7 +660,7 @@ export class HttpClient implements Reader {
   }
 
   /**
-   * Sends on the shared keep-alive agent. A GET whose connection was reset or closed before the
+   * Sends on the client's keep-alive connections. A GET whose connection was reset or closed before the
    * response headers goes once more, on a fresh connection: a server closing an idle keep-alive
    * connection just as the request is written is a race no client timer fully avoids.
    */

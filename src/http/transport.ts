@@ -1,13 +1,13 @@
 /**
  * The one module that reaches the network: it alone imports undici (test/unit/network.test.ts
  * reads every module of src/ and suites/ with TypeScript's parser and refuses any other way onto
- * the network). It sends one exchange on one connection pool, reads the body up to the cap
+ * the network). It sends one exchange on one of the client's connections, reads the body up to the cap
  * (undici's own maxResponseSize would throw the prefix away) and normalises the headers.
  * Failures before the response headers come as NoResponse, so the client can tell a request the
  * server may never have seen from one it answered. Retries, deadlines and budgets are the
  * client's (client.ts).
  *
- * openWire gives two ways onto one pool: a wire that sends only the safe methods (GET, HEAD,
+ * openWire gives two ways onto the same connections: a wire that sends only the safe methods (GET, HEAD,
  * OPTIONS), and a writer that sends any other. There is no raw sender to import: only the HTTP
  * client opens a wire (the network test holds every other module to that), and it hands its
  * writer on once, to the ownership ledger's door (client.ts takeWriter).
@@ -78,7 +78,7 @@ export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTION
 /** The connections of one client and what bounds them. */
 export interface WireOptions {
   readonly timeoutMs: number;
-  /** Connections kept to the origin: one per slot of the client. */
+  /** Connections kept to the origin: one per slot of the client (the most it may have), the one freed last taken first. */
   readonly connections: number;
   /** How long an idle connection is kept, and the margin taken off a server's Keep-Alive hint. */
   readonly idleMs: number;
@@ -91,6 +91,11 @@ export interface WireOptions {
 export interface Wire {
   /** One exchange; `fresh` sends it on a new connection (the one repeat of a GET whose connection was lost). */
   read(out: Outgoing, cap: BodyCap, fresh?: boolean): Promise<RawResponse>;
+  /**
+   * Closes the connections no exchange is using now: a server that serves one connection at a time
+   * moves on to a request waiting on another only when the one it serves closes.
+   */
+  closeIdle(): void;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -100,7 +105,67 @@ export interface WireWriter {
   write(out: Outgoing, cap: BodyCap): Promise<RawResponse>;
 }
 
-/** A wire and its writer over one pool of connections: opened by the HTTP client only. */
+/**
+ * The connections of a wire, one per slot of the client, each an undici Agent of one connection.
+ * An exchange takes the connection freed last of those no exchange is using: n requests in flight
+ * use n connections, one request at a time always the same one, and a connection beyond them idles
+ * out. undici's own pool spreads even one request at a time over several connections (the one just
+ * answered is not free again until a later tick), and a server with one worker that serves one
+ * connection at a time (keep-alive) leaves a request on another connection waiting until the first
+ * closes. Freed last, not lowest first: after such a wait the connection just answered is the one
+ * that server now serves, and the one before it has closed; a request on the lowest would open a
+ * new connection and wait again, until the served one idles out.
+ */
+class Connections {
+  readonly #options: Agent.Options;
+  readonly #agents: Agent[];
+  /** Whether each agent has been used since it was made: only those can hold a connection. */
+  readonly #used: boolean[];
+  /** Exchanges on each connection (more than one only when more run at once than there are connections). */
+  readonly #uses: number[];
+  /** The connections no exchange is using, the one freed last at the end. */
+  readonly #free: number[];
+
+  constructor(count: number, options: Agent.Options) {
+    this.#options = { ...options, connections: 1 };
+    this.#agents = Array.from({ length: Math.max(1, count) }, () => new Agent(this.#options));
+    this.#used = this.#agents.map(() => false);
+    this.#uses = this.#agents.map(() => 0);
+    // The first taken is the first connection.
+    this.#free = this.#agents.map((_, i) => this.#agents.length - 1 - i);
+  }
+
+  /** Runs one exchange on the connection freed last (the least used, should every one be in use). */
+  async on<T>(exchange: (dispatcher: Dispatcher) => Promise<T>): Promise<T> {
+    const i = this.#free.pop() ?? this.#uses.indexOf(Math.min(...this.#uses));
+    this.#uses[i]! += 1;
+    this.#used[i] = true;
+    try {
+      return await exchange(this.#agents[i]!);
+    } finally {
+      this.#uses[i]! -= 1;
+      if (this.#uses[i] === 0) this.#free.push(i);
+    }
+  }
+
+  /** Closes the connections no exchange is using (each agent replaced by a new one, which connects when next taken). */
+  closeIdle(): void {
+    for (const i of this.#free) {
+      if (!this.#used[i]) continue;
+      const idle = this.#agents[i]!;
+      this.#agents[i] = new Agent(this.#options);
+      this.#used[i] = false;
+      // Nothing is in flight on it: closing only ends its socket; a failure there is nothing to report.
+      idle.close().catch(() => undefined);
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.all(this.#agents.map((a) => a.close())).then(() => undefined);
+  }
+}
+
+/** A wire and its writer over one set of connections: opened by the HTTP client only. */
 export function openWire(options: WireOptions): { readonly wire: Wire; readonly writer: WireWriter } {
   const limits = {
     headersTimeout: options.timeoutMs,
@@ -108,9 +173,8 @@ export function openWire(options: WireOptions): { readonly wire: Wire; readonly 
     connect: { timeout: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
     // No maxResponseSize: exchange() reads at most the cap itself, so that an over-cap list answer keeps its prefix.
   };
-  const agent = new Agent({
+  const connections = new Connections(options.connections, {
     ...limits,
-    connections: options.connections,
     keepAliveTimeout: options.idleMs,
     keepAliveMaxTimeout: options.idleMs,
     keepAliveTimeoutThreshold: options.hintMarginMs,
@@ -120,16 +184,17 @@ export function openWire(options: WireOptions): { readonly wire: Wire; readonly 
   const wire: Wire = {
     read: (out, cap, onFresh = false) => {
       if (!SAFE_METHODS.has(out.method)) return Promise.reject(new WireRefusal(`${out.method} refused by the wire: it sends only GET, HEAD and OPTIONS; a write goes through the ownership ledger's door`));
-      return exchange(onFresh ? fresh : agent, out, cap);
+      return onFresh ? exchange(fresh, out, cap) : connections.on((d) => exchange(d, out, cap));
     },
+    closeIdle: () => connections.closeIdle(),
     close: async () => {
-      await Promise.all([agent.close(), fresh.close()]);
+      await Promise.all([connections.close(), fresh.close()]);
     },
   };
   const writer: WireWriter = {
     write: (out, cap) => {
       if (SAFE_METHODS.has(out.method)) return Promise.reject(new WireRefusal(`${out.method} is not a write: it goes through the wire`));
-      return exchange(agent, out, cap);
+      return connections.on((d) => exchange(d, out, cap));
     },
   };
   return { wire: Object.freeze(wire), writer: Object.freeze(writer) };

@@ -47,6 +47,7 @@ describe.concurrent('the suite', () => {
       expect(mustNotPassed.map((r) => r.id), explain(run)).toEqual([]);
       // Every widget of the run is deleted on a conformant server, whatever it chose (FMT-4's non-UTF-8 create included).
       expect(run.stdout, explain(run)).toContain('Cleanup: nothing left behind');
+      if (variant.everyRulePasses) expect(Object.entries(outcomesOf(run.report)).filter(([, o]) => o !== 'pass'), explain(run)).toEqual([]);
     }, FAULT_RUN_TIMEOUT_MS);
   }
 

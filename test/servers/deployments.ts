@@ -1,12 +1,15 @@
 /**
  * Id schemes and deployments a conformant backend may come with, that a client must meet as they
  * are (the spec leaves the id format open): standard base64 ids, which hold "/" and "+"; ids in
- * many scripts that hold a literal percent escape, "?", "#", ";", white space and "\"; and Apache
+ * many scripts that hold a literal percent escape, "?", "#", ";", white space and "\"; Apache
  * httpd in front, which passes an encoded "/" through with `AllowEncodedSlashes NoDecode` and
- * answers every request target holding one with its own HTML 404 by default.
+ * answers every request target holding one with its own HTML 404 by default; and one worker
+ * thread that serves one keep-alive connection at a time.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from '../../src/reference/server.ts';
 import { InspectableStore } from './support.ts';
 
@@ -75,6 +78,44 @@ export function apache(backend: RequestHandler, allowEncodedSlashes: 'NoDecode' 
         return;
       }
       return backend.handle(req, res);
+    },
+  };
+}
+
+/**
+ * The backend run by one worker thread, as a small app served by a single-threaded server with
+ * keep-alive (Python's http.server with HTTP/1.1, a one-worker WSGI or PHP server): it serves one
+ * connection at a time, each request taking `workMs()` of its time, and a request on another
+ * connection waits until the one being served closes (the client leaves it idle, or the server's
+ * keep-alive timeout ends it). Connections wait in the order their first request came.
+ */
+export function oneWorker(backend: RequestHandler, workMs: () => number): RequestHandler {
+  let serving: Socket | undefined;
+  const waiting: Array<{ readonly socket: Socket; readonly go: () => void }> = [];
+  /** The connection being served closed: the worker takes the next one that is still open (a closed one's request is let go, to find its answer unwanted). */
+  const next = (): void => {
+    serving = undefined;
+    while (serving === undefined && waiting.length > 0) {
+      const socket = waiting[0]!.socket;
+      const mine = waiting.filter((w) => w.socket === socket);
+      waiting.splice(0, waiting.length, ...waiting.filter((w) => w.socket !== socket));
+      if (!socket.destroyed) take(socket);
+      for (const w of mine) w.go();
+    }
+  };
+  const take = (socket: Socket): void => {
+    serving = socket;
+    socket.once('close', next);
+  };
+  return {
+    async handle(req: IncomingMessage, res: ServerResponse) {
+      const socket = req.socket;
+      if (serving === undefined) take(socket);
+      else if (serving !== socket) await new Promise<void>((go) => waiting.push({ socket, go }));
+      // The worker's own time on the request (one at a time: a connection sends its next request after this one's answer).
+      await sleep(workMs());
+      if (res.destroyed) return;
+      await backend.handle(req, res);
     },
   };
 }

@@ -31,8 +31,11 @@
  * Beyond the list: `Connection: close` on every response (strict…); plain offset pagination,
  * exactly-once only while nothing changes, since only PAGE-7 (a SHOULD) asks more (offset…);
  * Apache httpd in front, passing an encoded "/" through (`AllowEncodedSlashes NoDecode`:
- * base64…). Its default, which answers an encoded "/" with its own 404, is a fault
- * (test/servers/faults/crud.ts base64-ids-behind-apache-default).
+ * base64…; its default, which answers an encoded "/" with its own 404, is a fault:
+ * test/servers/faults/crud.ts base64-ids-behind-apache-default); one worker thread serving one
+ * keep-alive connection at a time, where a request on a second connection waits until the first
+ * closes (one-worker…: under the defaults the slots must find that one is all it serves, and no
+ * request may wait out its timeout).
  *
  * Two variants hold the suite to fixes of false positives they once exposed: sixteen-shards…
  * (empty pages with a truthful has_more are pages shorter than the limit, not a walk that
@@ -45,11 +48,16 @@ import { HttpError, ReferenceService, type PageJson, type Reply } from '../../sr
 import { WidgetStore, type StoredWidget, type WidgetInput } from '../../src/reference/store.ts';
 import type { TestServer } from './test-server.ts';
 import { InspectableStore, offsetPaged, oneParam, SequenceStore, serve } from './support.ts';
-import { apache, Base62CounterStore, Base64Store, FreeTextIdStore } from './deployments.ts';
+import { apache, Base62CounterStore, Base64Store, FreeTextIdStore, oneWorker } from './deployments.ts';
 
 export interface VariantCase {
   readonly name: string;
   readonly description: string;
+  /**
+   * The variant chooses nothing a SHOULD rule warns about, so every rule must pass: none failed,
+   * warned or errored (a request that waited out its timeout errors its test).
+   */
+  readonly everyRulePasses?: true;
   make(): TestServer;
 }
 
@@ -514,6 +522,16 @@ export const VARIANTS: readonly VariantCase[] = [
     name: 'base62-counter-ids',
     description: 'ids from a base62 counter ("a", …, "A", …, "10"), case-sensitive: one run is given ids that differ only in case, each its own widget',
     make: () => serve(new ReferenceService({ store: new Base62CounterStore() })),
+  },
+  {
+    name: 'one-worker-keep-alive',
+    description: 'the reference behind one worker thread that serves one keep-alive connection at a time, each request taking 2 to 6 ms of it: a request on another connection waits until the one being served closes',
+    // 2-6 ms, not a web app's 20-50: a run sends about 2,600 requests one after another here. A
+    // server this near gets 4 slots at once and must find, from its first stall, that it serves
+    // one (the slow start from one slot is tested at 20-50 ms in simulated time:
+    // test/unit/http/concurrency.test.ts).
+    everyRulePasses: true,
+    make: () => serve(oneWorker(new ReferenceService(), () => 2 + Math.random() * 4)),
   },
   {
     name: 'offset-pagination-oldest-first-max-3',

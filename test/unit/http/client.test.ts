@@ -10,6 +10,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterAll, describe, expect, it } from 'vitest';
 import { RateLimitError, TransportError } from '../../../src/errors.ts';
 import { formatExchange, RECORDED_BODY_LIMIT } from '../../../src/shared/exchange.ts';
+import { oneWorker } from '../../servers/deployments.ts';
 import { ADAPTIVE_MAX_SLOTS, HttpClient, IDLE_KEEP_ALIVE_MS, parseJsonBody, parseRetryAfter, takeWriter, type ApiResponse, type ClientOptions, type Writer } from '../../../src/http/client.ts';
 
 // The HTTP layer is tested here without the ownership ledger's door (client/door.ts, which takes
@@ -727,14 +728,68 @@ describe.concurrent('HttpClient: adaptive concurrency', () => {
     return { url: srv.url, peak: () => peak };
   }
 
-  it(`without --concurrency, a far server gets more slots, up to ${ADAPTIVE_MAX_SLOTS}, and never more`, async () => {
-    const srv = await slowServer(40);
+  it(`without --concurrency, a far server that answers more with more slots gets them, up to ${ADAPTIVE_MAX_SLOTS}, and never more`, async () => {
+    const srv = await slowServer(25);
     const c = client(srv.url, { concurrency: 4, adaptConcurrency: true });
-    for (let i = 0; i < 25; i++) await c.request('GET', '/widgets');
-    await Promise.all(Array.from({ length: 20 }, () => c.request('GET', '/widgets')));
-    // 40 ms and more per answer: ceil(320 x 0.04) = 13 slots wanted, capped.
+    // Sixteen tests sending one request after another: more than the slots, all the time.
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      for (let i = 0; i < 10; i++) await c.request('GET', '/widgets');
+    }));
+    // 25 ms and more per answer: ceil(320 x 0.025) = 8 slots allowed (the controller itself: concurrency.test.ts).
     expect(c.stats.slots).toBe(ADAPTIVE_MAX_SLOTS);
     expect(srv.peak()).toBe(ADAPTIVE_MAX_SLOTS);
+  });
+
+  it('n requests in flight use n connections: one request at a time goes on one connection however many the client may open', async () => {
+    const sockets = new Set<unknown>();
+    const srv = await serve((req, res) => {
+      sockets.add(req.socket);
+      res.writeHead(200).end('{}');
+    });
+    const c = client(srv.url, { concurrency: 3 });
+    for (let i = 0; i < 5; i++) await c.request('GET', '/widgets');
+    // A server that serves one connection at a time would otherwise leave a request waiting on a second one.
+    expect(sockets.size).toBe(1);
+    await Promise.all(Array.from({ length: 6 }, () => c.request('GET', '/widgets')));
+    expect(sockets.size).toBe(3);
+  });
+
+  it('the connection freed last is taken first: after a wait, the next request goes where the server just answered', async () => {
+    const socketOf = new Map<string, unknown>();
+    let answerB!: () => void;
+    const bMayGo = new Promise<void>((resolve) => (answerB = resolve));
+    const srv = await serve((req, res) => {
+      socketOf.set(req.url ?? '', req.socket);
+      if (req.url === '/b') void bMayGo.then(() => res.writeHead(200).end('{}'));
+      else res.writeHead(200).end('{}');
+    });
+    const c = client(srv.url, { concurrency: 2 });
+    const a = c.request('GET', '/a');
+    const b = c.request('GET', '/b');
+    await a;
+    answerB();
+    await b;
+    await c.request('GET', '/c');
+    expect(socketOf.get('/a')).not.toBe(socketOf.get('/b'));
+    // The lowest connection (a's) is free too, but b's was freed last.
+    expect(socketOf.get('/c')).toBe(socketOf.get('/b'));
+  });
+
+  it('a server with one worker that serves one keep-alive connection at a time answers every request of sixteen tests, none waiting for an idle connection to close: the slots fall back at the stall, and the idle connections close while a request waits', async () => {
+    const sockets = new Set<unknown>();
+    const worker = oneWorker({ handle: async (_req, res) => void res.writeHead(200).end('{}') }, () => 1);
+    const srv = await serve((req, res) => {
+      sockets.add(req.socket);
+      void worker.handle(req, res);
+    });
+    // A request left waiting until the served connection idles out would take longer than this.
+    const c = client(srv.url, { concurrency: 4, adaptConcurrency: true, timeoutMs: IDLE_KEEP_ALIVE_MS });
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      for (let i = 0; i < 20; i++) await c.request('GET', '/widgets');
+    }));
+    // More than one connection was tried, and taken back.
+    expect(c.stats.slots).toBeGreaterThan(1);
+    expect(sockets.size).toBeGreaterThan(1);
   });
 
   it('with --concurrency given, the slots stay as given however far the server', async () => {
