@@ -158,7 +158,7 @@ export class WidgetApi {
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
       const before = this.ownership.get(this.account, id);
-      if (before) this.repeats.set(res, before.deleted ? 'reused' : 'collided');
+      if (before) this.repeats.set(res, before.deleted || this.ownership.deleteOnWire(this.account, id) ? 'reused' : 'collided');
       this.ownership.claim(this.account, id, key, res.json);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.unsendable(this.account, id, unsafe);
@@ -228,22 +228,34 @@ export class WidgetApi {
   async remove(id: string, auth?: AuthOverride, judge?: (proof: ApiResponse) => void): Promise<ApiResponse> {
     const path = this.widgetPath(id, 'DELETE');
     let situation: string | undefined;
-    // The write slot (WalkGate) is taken first, so that nothing holds the DELETE back once the door's retrieve is answered.
-    const res = await this.authed(auth, `DELETE ${path}`, async (token) =>
-      this.writing(() =>
-        this.provenWrite({
-          account: this.account,
-          id,
-          method: 'DELETE',
-          ...(auth ? { credential: this.credential(auth, token) } : {}),
-          onSend: () => void (situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id)),
-          ...(judge ? { judge } : {}),
-        }),
-      ),
-    );
-    this.observe('delete', situation ?? 'valid', res, { id });
-    if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
-    return res;
+    // From the DELETE's send to its answer recorded, a create answered with this id is no proof of two live widgets (Ownership.deleteSent).
+    let onWire = 0;
+    try {
+      // The write slot (WalkGate) is taken first, so that nothing holds the DELETE back once the door's retrieve is answered.
+      const res = await this.authed(auth, `DELETE ${path}`, async (token) =>
+        this.writing(() =>
+          this.provenWrite({
+            account: this.account,
+            id,
+            method: 'DELETE',
+            ...(auth ? { credential: this.credential(auth, token) } : {}),
+            onSend: () => {
+              situation ??= credentialSituation(auth, this.bearer.slice('Bearer '.length)) ?? idSituation(this.ownership, this.account, id);
+              if (!auth) {
+                this.ownership.deleteSent(this.account, id);
+                onWire += 1;
+              }
+            },
+            ...(judge ? { judge } : {}),
+          }),
+        ),
+      );
+      this.observe('delete', situation ?? 'valid', res, { id });
+      if (!auth && is2xx(res.status)) this.ownership.deleted(this.account, id);
+      return res;
+    } finally {
+      for (; onWire > 0; onWire -= 1) this.ownership.deleteSettled(this.account, id);
+    }
   }
 
   /**

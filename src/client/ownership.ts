@@ -432,11 +432,14 @@ export class Ownership {
     if (existing) {
       this.#reissued = true;
       // The same id for two widgets alive at once: the server breaks CRUD-3, and any check that
-      // tells widgets apart by id may be misled (rule.ts defers its failures to CRUD-3).
-      if (!existing.deleted) this.#repeated = true;
+      // tells widgets apart by id may be misled (rule.ts defers its failures to CRUD-3). Not when
+      // the id's DELETE was on the wire unanswered: the server may have deleted first and reused
+      // the id (DEL-2's fault, not CRUD-3's), and the client cannot tell which came first.
+      const live = !existing.deleted && !this.deleteOnWire(account, id);
+      if (live) this.#repeated = true;
       // A second create answered with the same id: whatever was deleted before, this one is live,
       // and what the server showed at the id before proves nothing about it.
-      if (!existing.deleted) existing.collided = true;
+      if (live) existing.collided = true;
       // Whatever this create made may stand at an id the run never learned: as good as lost.
       if (key !== undefined && !this.pending.has(`${key}-pre-existing`)) this.pending.set(`${key}-reused`, { account, reused: true });
       existing.deleted = false;
@@ -612,6 +615,28 @@ export class Ownership {
   /** True for an id the suite made up for an "unknown id" check. */
   isMadeUp(id: string): boolean {
     return this.madeUp.has(id);
+  }
+
+  /** DELETEs sent and not yet recorded (deleted() or their failure), by account and id, with how many. */
+  readonly #deletesOnWire = new Map<string, number>();
+
+  /** A DELETE of the id went on the wire: until deleteSettled, a create answered with the id may follow the server's delete. */
+  deleteSent(account: string, id: string): void {
+    const key = `${account}\u0000${id}`;
+    this.#deletesOnWire.set(key, (this.#deletesOnWire.get(key) ?? 0) + 1);
+  }
+
+  /** The DELETE's answer was recorded (or lost, or it was never sent after all). */
+  deleteSettled(account: string, id: string): void {
+    const key = `${account}\u0000${id}`;
+    const n = (this.#deletesOnWire.get(key) ?? 0) - 1;
+    if (n > 0) this.#deletesOnWire.set(key, n);
+    else this.#deletesOnWire.delete(key);
+  }
+
+  /** True while a DELETE of the id is on the wire unrecorded. */
+  deleteOnWire(account: string, id: string): boolean {
+    return this.#deletesOnWire.has(`${account}\u0000${id}`);
   }
 
   /** Records a delete with the account's own token that answered 2xx. */

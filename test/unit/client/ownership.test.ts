@@ -183,3 +183,26 @@ describe('run markers', () => {
     expect(carriesMarker({ name: text }, MARKER)).toBe(false);
   });
 });
+
+describe('an id given again while its DELETE is on the wire', () => {
+  const make = () => new Ownership((w) => carriesMarker(w, MARKER));
+
+  it('CRUD-3 a create answered with a live id is two widgets at one id: collided, and the run has repeated ids', () => {
+    const o = make();
+    o.claim('primary', 'w1');
+    expect(o.claim('primary', 'w1').collided).toBe(true);
+    expect(o.repeated).toBe(true);
+  });
+
+  it('DEL-2 a create answered with the id while its DELETE is sent and unanswered may follow the delete: reused, not collided', () => {
+    const o = make();
+    o.claim('primary', 'w1');
+    o.deleteSent('primary', 'w1');
+    expect(o.claim('primary', 'w1').collided).toBeUndefined();
+    expect(o.repeated).toBe(false);
+    o.deleteSettled('primary', 'w1');
+    expect(o.deleteOnWire('primary', 'w1')).toBe(false);
+    // Once the DELETE is settled, a third create answered with the id while it stands is a collision again.
+    expect(o.claim('primary', 'w1').collided).toBe(true);
+  });
+});
