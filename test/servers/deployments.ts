@@ -105,7 +105,9 @@ export function oneWorker(backend: RequestHandler, workMs: () => number): Reques
   };
   const take = (socket: Socket): void => {
     serving = socket;
-    socket.once('close', next);
+    // A connection closed before the worker took it has no 'close' to come: the worker moves on at once.
+    if (socket.destroyed) queueMicrotask(next);
+    else socket.once('close', next);
   };
   return {
     async handle(req: IncomingMessage, res: ServerResponse) {
