@@ -58,12 +58,28 @@ const ATTACKS = [
   '&amp;', '&#0;', '`', '```', '~~~', '|', '\\', '"', "'", '${IFS}', '$(id)', '\n', '\t', '%00', '\\u0000', 'é', '😀', '\uD83D\uDE00',
 ];
 
-/** Tokens short and common (the corrupting cases of old) and long. */
+/**
+ * Tokens short and common (the corrupting cases of old) and long. A long token matches in any
+ * letter case and without its last character (credential-spellings.ts), so "properta" matches
+ * the "<properties>" every junit.xml prints: a token whose spelling is already in the text the
+ * reports print with no server text in them cannot be told from that text, and is not drawn
+ * (real tokens are random; the generator's short words hit it, seed -887267090).
+ */
 const token = fc.oneof(
   fc.constantFrom('1', 'a', '0', 'test', 'dev', 'secret', 'v1'),
   fc.stringMatching(/^[A-Za-z0-9._~+/=-]{8,40}$/),
   fc.stringMatching(/^[a-z0-9]{1,7}$/),
-);
+).filter((secret) => !spelledInFixedText(secret));
+
+let fixedText: string | undefined;
+/** True when the reports and console of a run with no server text already hold a spelling of `secret`. */
+function spelledInFixedText(secret: string): boolean {
+  if (fixedText === undefined) {
+    const { files, consoleText } = outputs({ secret: '\u0001', texts: ['', '', '', '', '', '', '', ''] });
+    fixedText = [...Object.values(files), consoleText].join('\n');
+  }
+  return new Redactor([secret]).leak(fixedText) !== undefined || (secret.length >= 8 && credentialForms(secret).some((f) => fixedText!.includes(f)));
+}
 
 /** Hostile text built around a token: attacks, full Unicode, the token in any spelling. */
 function hostile(secret: string): fc.Arbitrary<string> {
@@ -285,4 +301,9 @@ describe('a real run against a server that echoes generated hostile text, with s
     const lint = spawnSync('xmllint', ['--noout', '--schema', XSD, join(run.reportDir, 'junit.xml')], { encoding: 'utf8' });
     expect(lint.status, lint.stderr).toBe(0);
   });
+});
+test('REPORT-OUT the token generator leaves out only tokens the reports spell with no server text in them', () => {
+  expect(spelledInFixedText('properta')).toBe(true);
+  expect(spelledInFixedText('test')).toBe(false);
+  expect(spelledInFixedText('Zq9x7w2vKk')).toBe(false);
 });
