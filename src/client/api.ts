@@ -52,7 +52,7 @@ export class WidgetApi {
   private readonly issued = new IssuedCursors();
   private readonly observer: ProfileObserver;
   /** Creates whose answer repeated an id the run held (see repeatOf). */
-  private readonly repeats = new WeakMap<ApiResponse, 'collided' | 'reused'>();
+  private readonly repeats = new WeakMap<ApiResponse, 'collided' | 'reused' | 'overlapped'>();
   /** The run's one door for writes (door.ts): private, so holding an account lets no one write around it. */
   readonly #door: Door;
 
@@ -122,9 +122,10 @@ export class WidgetApi {
 
   /**
    * Whether this create's answer gave an id the run already held in the account: `collided`
-   * while the earlier widget at it was live (CRUD-3), `reused` after it was deleted (DEL-2).
+   * while the earlier widget at it was live (CRUD-3), `reused` after it was deleted (DEL-2),
+   * `overlapped` while its DELETE was on the wire unanswered (either, and the client cannot tell which).
    */
-  repeatOf(res: ApiResponse): 'collided' | 'reused' | undefined {
+  repeatOf(res: ApiResponse): 'collided' | 'reused' | 'overlapped' | undefined {
     return this.repeats.get(res);
   }
 
@@ -158,7 +159,7 @@ export class WidgetApi {
     const id = is2xx(res.status) ? idOf(res.json) : undefined;
     if (id !== undefined) {
       const before = this.ownership.get(this.account, id);
-      if (before) this.repeats.set(res, before.deleted || this.ownership.deleteOnWire(this.account, id) ? 'reused' : 'collided');
+      if (before) this.repeats.set(res, before.deleted ? 'reused' : this.ownership.deleteOnWire(this.account, id) ? 'overlapped' : 'collided');
       this.ownership.claim(this.account, id, key, res.json);
       const unsafe = unsafeSegment(id);
       if (unsafe) this.ownership.unsendable(this.account, id, unsafe);

@@ -139,6 +139,9 @@ export function createdWidget(t: RuleContext, res: ApiResponse, action = 'a crea
   }));
   const repeat = api.repeatOf(res);
   // CRUD-3's own test judges its creates together (every id it got, the repeated ones named).
+  // An id given while its DELETE was on the wire ('overlapped') is evidence for neither rule: the
+  // server may have deleted first (DEL-2) or created first (CRUD-3); their own tests, which do
+  // not overlap a create with a delete, judge each.
   if (repeat === 'collided' && t.rule.id !== 'CRUD-3') {
     t.evidence('CRUD-3', {
       expected: `a new widget with an id no live widget of the ${api.account} account has`,
