@@ -10,7 +10,8 @@
  * deletes what it created (shrinking included); the runner's sweep catches any leftover.
  */
 import fc from 'fast-check';
-import { COERCIBLE, describeString, hardDescription, hardString, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
+import { describeString, hardDescription, hardString, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
+import { asExamples, HARD_EXAMPLES, ORDINARY_EXAMPLES, valuesPerRun, type Ordinary } from '../src/harness/property-inputs.ts';
 import { createdWidget, retrieveRemovingIf, sameDescription } from '../src/harness/checks.ts';
 import { requireFaithfulRetrieve, requireSameWidget, requireStringField, requireStringIds, widgetOf } from '../src/harness/prerequisites.ts';
 import { idOf, UnprovenDeleteError } from '../src/harness/api.ts';
@@ -22,9 +23,6 @@ import type { ApiResponse } from '../src/harness/api.ts';
 import { findInWalk, requireComplete } from '../src/harness/snapshots.ts';
 import { recordLag, settleOrDescribe } from '../src/harness/settle.ts';
 import type { WalkResult } from '../src/harness/api.ts';
-
-/** Widgets created per property run: several values per run cover more ground for the same walks. */
-const PER_RUN = { minLength: 1, maxLength: 4 };
 
 type Field = 'name' | 'description';
 
@@ -51,28 +49,10 @@ function roundTripped(field: Field, got: unknown, sent: string): boolean {
   return field === 'description' ? sameDescription(got, sent) : got === sent;
 }
 
-/** Groups values into runs of `size`, the way a property run batches several creates. */
-function inRunsOf<T>(size: number, values: readonly T[]): T[][] {
-  return Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, (i + 1) * size));
-}
-
-/**
- * PROP-1's fixed inputs, tried before the random ones on every run: the empty string, a lone
- * space, the values that trip truthiness and coercion, and the longest generated string. Four to
- * a run, as the generated runs batch them. The spec does not constrain names, so an empty one is
- * accepted and comes back exactly, or is refused with nothing created, as any generated value;
- * the profile records which (create.empty-name). Its widget carries the run marker in the
- * description, as every PROP-1 name run's does, so it is proven the suite's and deleted.
- */
-const HARD_EXAMPLES: Record<Field, string[][]> = {
-  name: inRunsOf(4, ['', ' ', ...COERCIBLE, 'x'.repeat(LONG_STRING_MAX)]),
-  description: inRunsOf(4, ['', ' ', ...COERCIBLE, 'x'.repeat(LONG_STRING_MAX)]),
-};
-
 /** PROP-1 for one field: accepted values round-trip exactly; refused ones leave nothing behind. */
 function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
   rule('PROP-1', `generated ${field}s are accepted and come back exactly through create, retrieve and list, or refused with nothing created`, async (t) => {
-    await checkProperty<[string[]]>(t, field, [fc.array(arbitrary, PER_RUN)], async (values) => {
+    await checkProperty<[string[]]>(t, field, [valuesPerRun(arbitrary)], async (values) => {
       const sent = values.map((value) => ({ value, ...bodyFor(t, field, value) }));
       const responses = await Promise.all(sent.map(({ body }) => t.api.create(body)));
       const createdAt = performance.now();
@@ -155,30 +135,12 @@ function roundTrip(field: Field, arbitrary: fc.Arbitrary<string>): void {
       } finally {
         await deleteAccepted(t, responses.filter((res) => !decided.has(String((res.json as { id?: unknown } | undefined)?.id))));
       }
-    }, { examples: HARD_EXAMPLES[field].map((run) => [run] as [string[]]) });
+    }, { examples: asExamples(HARD_EXAMPLES[field]) });
   });
 }
 
 roundTrip('name', hardString);
 roundTrip('description', hardDescription);
-
-type Ordinary = { name: string; description: string };
-
-/**
- * PROP-2's fixed inputs, tried before the random ones on every run. A value at an even place
- * of a run is sent as the name, at an odd place as the description (see PROP-2's bodies), so
- * each value below appears once as each: the values that trip truthiness and coercion, the
- * shortest and longest name (1 and 32 characters) and description (0 and 64).
- */
-const ORDINARY_EXAMPLES: Ordinary[][] = [
-  ...inRunsOf(8, COERCIBLE.flatMap((value) => [{ name: value, description: '' }, { name: 'unused', description: value }])),
-  [
-    { name: LONGEST_ORDINARY_NAME, description: '' },
-    { name: 'unused', description: LONGEST_ORDINARY_DESCRIPTION },
-    { name: 'a', description: '' },
-    { name: 'unused', description: '' },
-  ],
-];
 
 /** The server's own words for a refusal (an Error object's message), as `: "…"`, or nothing. */
 function errorMessage(res: ApiResponse): string {
@@ -188,7 +150,7 @@ function errorMessage(res: ApiResponse): string {
 
 rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of 0 to 64 printable ASCII characters, no space at the ends', async (t) => {
   const ordinary = fc.record({ name: ordinaryName, description: ordinaryDescription });
-  await checkProperty<[Ordinary[]]>(t, 'ordinary', [fc.array(ordinary, PER_RUN)], async (values) => {
+  await checkProperty<[Ordinary[]]>(t, 'ordinary', [valuesPerRun(ordinary)], async (values) => {
     // The run marker has to be in every widget (the sweep finds it there): at an even place it
     // takes the place of the description's first characters (the name is sent as generated,
     // the description kept ordinary: at most 64, unpadded); at an odd place it is the name, and
@@ -213,5 +175,5 @@ rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of
     } finally {
       await deleteAccepted(t, responses);
     }
-  }, { examples: ORDINARY_EXAMPLES.map((run) => [run] as [Ordinary[]]) });
+  }, { examples: asExamples(ORDINARY_EXAMPLES) });
 });

@@ -160,7 +160,7 @@ export const OPTIONS: readonly OptionDef[] = [
   { flag: '--seed', env: 'WIDGET_SEED', kind: 'int', key: 'seed', arg: 'n', min: INT32_MIN, max: INT32_MAX,
     defaultText: 'random', description: 'fast-check seed; reuse a reported seed to replay a run' },
   { flag: '--runs', env: 'WIDGET_RUNS', kind: 'int', key: 'runs', arg: 'n', min: 1,
-    default: 50, description: 'fast-check runs per property' },
+    default: 12, description: 'random fast-check runs per property, after its fixed inputs (which every run tries)' },
   { flag: '--clock-tolerance', env: 'WIDGET_CLOCK_TOLERANCE_MS', kind: 'int', key: 'clockToleranceMs', arg: 'ms', min: 0,
     unit: 'milliseconds', default: 300_000,
     description: "Allowed difference between the server's created_at and the client's clock, in milliseconds" },

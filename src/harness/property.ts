@@ -50,6 +50,26 @@ export function shardRuns(runs: number, shards: number, index: number): number {
   return Math.floor(runs / shards) + (index < runs % shards ? 1 : 0);
 }
 
+/** One shard of a property: its place, its runs (the first shard's include the examples) and its seed. */
+export interface Shard {
+  readonly index: number;
+  readonly runs: number;
+  readonly seed: number;
+}
+
+/**
+ * The shards of the property `key` (rule id and property name, e.g. `PROP-1:name`): `runs`
+ * random runs split PROPERTY_SHARDS ways, the first shard also running the `examples` first.
+ * Pure, so that a test can draw exactly the values a run sends (property-power.test.ts).
+ */
+export function propertyShards(runSeed: number, key: string, runs: number, examples: number): Shard[] {
+  return Array.from({ length: PROPERTY_SHARDS }, (_, i) => ({
+    index: i,
+    runs: shardRuns(runs, PROPERTY_SHARDS, i) + (i === 0 ? examples : 0),
+    seed: propertySeed(runSeed, `${key}#${i}`),
+  })).filter((sh) => sh.runs > 0);
+}
+
 /**
  * How long shrinking one property's counterexample may go on: each try is a round of requests
  * against the target, so shrinking is stopped after this many requests or this long, and the
@@ -68,9 +88,10 @@ export interface PropertyOptions<Ts = unknown> {
   readonly shrinkBudget?: ShrinkBudget;
   /**
    * Inputs tried on every run before the random ones (fast-check's `examples`): the stated
-   * bounds and the values that trip truthiness and coercion. They run in the first shard and
-   * count among its runs, so they cost no extra runs; with fewer runs than examples, the first
-   * ones run.
+   * bounds, the values that trip truthiness and coercion, one value per class of character
+   * servers mishandle. They run in the first shard on top of --runs (random runs), so every
+   * run tries all of them whatever --runs says: they are what makes the named fault families
+   * of test/unit/harness/property-power.test.ts met on every seed.
    */
   readonly examples?: readonly Ts[];
 }
@@ -173,11 +194,8 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   let budgetStop = false;
   const startRequests = requestsSent(t);
   const started = performance.now();
-  const shards = Array.from({ length: PROPERTY_SHARDS }, (_, i) => ({
-    index: i,
-    runs: shardRuns(t.settings.runs, PROPERTY_SHARDS, i),
-    seed: propertySeed(t.settings.seed, `${t.rule.id}:${key}#${i}`),
-  })).filter((sh) => sh.runs > 0);
+  const shards = propertyShards(t.settings.seed, `${t.rule.id}:${key}`, t.settings.runs, options.examples?.length ?? 0);
+  const planned = shards.reduce((n, sh) => n + sh.runs, 0);
 
   const search = async (shard: { index: number; runs: number; seed: number }): Promise<ShardResult> => {
     const property = fc.asyncProperty(...arbitraries, async (...args: Ts) => {
@@ -219,13 +237,13 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   const why = failed ? ' (stopped at the first failure)'
     : aborted !== undefined ? ` (stopped after ${Math.round(elapsedMs)} ms: ${isInconclusiveStop(aborted) ? 'a check reached no verdict' : 'the suite could not go on'})`
     : stoppedByBudget ? ` (stopped by ${budgetText(t.settings)})` : '';
-  await t.annotate(`${completed} of ${t.settings.runs}${why}`, 'runs');
+  await t.annotate(`${completed} of ${planned}${why}`, 'runs');
   if (aborted !== undefined) throw aborted;
   // A property that completed no run checked nothing: never a pass (a budget smaller than one
   // run against a slow target cuts every run short).
   if (!failed && completed === 0 && t.settings.runs > 0) {
     takeBodyDefect(t);
-    throw new InconclusiveError(`no verdict: 0 of ${t.settings.runs} runs of the property completed${why}; a larger --property-budget gives it time for at least one`);
+    throw new InconclusiveError(`no verdict: 0 of ${planned} runs of the property completed${why}; a larger --property-budget gives it time for at least one`);
   }
   if (!failed) {
     const dependent = takeBodyDefect(t);

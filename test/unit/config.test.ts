@@ -52,7 +52,7 @@ describe('defaults', () => {
       concurrencyGiven: false,
       propertyBudgetGiven: false,
       seedGiven: false,
-      runs: 50,
+      runs: 12,
       clockToleranceMs: 300_000,
       maxRetries: 3,
       maxRetryWaitMs: 30_000,

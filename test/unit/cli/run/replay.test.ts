@@ -45,7 +45,7 @@ describe('replay files of a failing run', () => {
     expect(replays.map(([, file]) => file)).toEqual(['replay/ISO-2-1.json', 'replay/ISO-2-2.json', 'replay/PAGE-9-1.json', 'replay/DEL-2-1.json']);
     for (const [, file, command] of replays) expect(command).toMatch(new RegExp(` replay reports/${file.replace('.', '\\.')}$`));
     const first = outcomes.tests[0]!.replay!.content;
-    expect(first).toMatchObject({ baseUrl: BASE, rule: 'ISO-2', outcome: 'fail', seed: 7, runs: 50, settings: [['--list-settle-ms', '300']], run: { rules: ['ISO-2'], test: first.test } });
+    expect(first).toMatchObject({ baseUrl: BASE, rule: 'ISO-2', outcome: 'fail', seed: 7, runs: 12, settings: [['--list-settle-ms', '300']], run: { rules: ['ISO-2'], test: first.test } });
     // Evidence is replayed through the test that saw it, selecting both rules.
     expect(outcomes.tests.find((t) => t.rule === 'DEL-2')!.replay!.content.run).toEqual({ rules: ['PROP-3', 'DEL-2'], test: 'PROP-3 a widget lives until deleted' });
     for (const [, , command] of replays) expect(new Redactor([TOKEN]).text(command)).toBe(command);
@@ -118,7 +118,7 @@ describe('the replay run', () => {
 
   it('runs the file\'s test alone with its target, seed and settings, its reports beside the file; nothing kept, no baseline read or written', () => {
     const request = replayRequest(['reports/replay/ISO-2-1.json'], dir) as ReplayRequest;
-    expect(request.argv).toEqual(['--base-url', BASE, '--only', 'ISO-2', '--test', "/^ISO-2 the second account cannot retrieve the first account's widget$/", '--seed', '7', '--runs', '50', '--list-settle-ms', '300']);
+    expect(request.argv).toEqual(['--base-url', BASE, '--only', 'ISO-2', '--test', "/^ISO-2 the second account cannot retrieve the first account's widget$/", '--seed', '7', '--runs', '12', '--list-settle-ms', '300']);
     expect(request.reportDir).toBe(join(dir, 'reports', 'replay', 'ISO-2-1.run'));
     const env = { WIDGET_TOKEN: TOKEN, WIDGET_SECOND_TOKEN: `${TOKEN}2`, WIDGET_KEEP_FAILING: 'true', WIDGET_WRITE_BASELINE: 'known.txt', WIDGET_BASELINE: 'known.txt', WIDGET_SEED: '99' };
     const { config, replay } = replayOrRun(['replay', 'reports/replay/ISO-2-1.json'], dir, (argv) => resolveConfig(argv, env, { envFile: '/nonexistent/.env' }));
