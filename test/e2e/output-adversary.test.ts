@@ -166,25 +166,23 @@ function outsideCode(md: string): string {
   return md.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, '').replace(/(`+)[\s\S]*?\1/g, '');
 }
 
+/** The console's notes where it cut a line or a block (report/console-report.ts boundedLine, textBlock). */
+const CONSOLE_CUT = /…, full text in [\w.]+|\(\d+ more lines in conformance\.md\)/g;
+
 /** Non-overlapping occurrences of `part` in `text`. */
 const occurrences = (text: string, part: string): number => text.split(part).length - 1;
 
-/** How many places of `text` a spelling of a long secret starts at (Redactor.leak, the report writer's tripwire). */
-function spellings(redactor: Redactor, text: string): number {
-  let count = 0;
-  for (let from = 0, found = redactor.leak(text); found; found = redactor.leak(text.slice(from))) {
-    count += 1;
-    from += found.at + 1;
-  }
-  return count;
-}
+/** How many stretches of `text` spell a secret, as the redactor finds them (those that overlap, once). */
+const spellings = (redactor: Redactor, text: string): number => redactor.spans(text).length;
 
 /** The properties every output must hold; returns the problems found. */
 function problemsOf(m: Model): { problems: string[]; junit: string; html: string } {
   const { redactor, files, consoleText } = outputs(m);
-  // The same model with every server text neutral: what the suite prints of its own. A spelling of
-  // the credential the outputs hold beyond what that prints came from what the server said.
-  const own = outputs({ secret: m.secret, texts: m.texts.map((t) => NEUTRAL.repeat(t.length)) });
+  // The same model with every server text redacted before it enters: what the suite prints of its
+  // own around them, the same lines of the same lengths. A spelling of the credential the outputs
+  // hold beyond what that prints came from what the server said, past the sanitizer.
+  const upFront = new Redactor([m.secret]);
+  const own = outputs({ secret: m.secret, texts: m.texts.map((t) => upFront.text(t)) });
   const ownText: Record<string, string> = { ...own.files, console: own.consoleText };
   const problems: string[] = [];
   for (const name of ['conformance.json', 'exchanges.har'] as const) {
@@ -198,10 +196,12 @@ function problemsOf(m: Model): { problems: string[]; junit: string; html: string
     const raw = text.match(CONSOLE_UNSAFE);
     if (raw) problems.push(`${name} holds a raw control or bidi character U+${raw[0].charCodeAt(0).toString(16).padStart(4, '0')}`);
     if (m.secret.length >= 8) {
-      const fixed = ownText[name]!;
-      if (spellings(redactor, text) > spellings(redactor, fixed)) problems.push(`${name} holds the credential`);
+      // Where the console cuts a line or a block it says so in its own words, which the two models may cut apart.
+      const uncut = (t: string): string => (name === 'console' ? t.replace(CONSOLE_CUT, '') : t);
+      const [shown, fixed] = [uncut(text), uncut(ownText[name]!)];
+      if (spellings(redactor, shown) > spellings(redactor, fixed)) problems.push(`${name} holds the credential`);
       // Every form the suite sends it in (case, shortened, Basic, query), in every spelling, counted.
-      const form = credentialForms(m.secret).find((f) => occurrences(text, f) > occurrences(fixed, f));
+      const form = credentialForms(m.secret).find((f) => occurrences(shown, f) > occurrences(fixed, f));
       if (form !== undefined) problems.push(`${name} holds a spelling of the credential: ${JSON.stringify(form)}`);
     }
   }
@@ -232,7 +232,9 @@ describe('every output of every generated hostile report parses, shows no contro
       }),
       {
         numRuns: RUNS,
-        examples: [[{ secret: '1', texts: ['0.1.0', '-1', '127.0.0.1', '\u001b]0;x\u0007', '\r::error::x', '@octocat \u202e', '![i](http://e/x.png)', 'tok'] }], [{ secret: 'test', texts: ['testsuites', 'tested', '<testsuite>', 'test', '', '', '', ''] }]],
+        examples: [[{ secret: '1', texts: ['0.1.0', '-1', '127.0.0.1', '\u001b]0;x\u0007', '\r::error::x', '@octocat \u202e', '![i](http://e/x.png)', 'tok'] }], [{ secret: 'test', texts: ['testsuites', 'tested', '<testsuite>', 'test', '', '', '', ''] }],
+          // A token the console's own words spell ("NOT CONFORMANT", "full text in conformance.md"), beside server text its escapes make long enough to cut.
+          [{ secret: 'CONFORMANx', texts: ['', '', '', '', '', '\u0001'.repeat(100), '\u0001'.repeat(100), ''] }]],
       },
     );
     expect(seen.length).toBeGreaterThanOrEqual(RUNS);
@@ -337,6 +339,26 @@ describe('a real run against a server that echoes generated hostile text, with s
     expect(lint.status, lint.stderr).toBe(0);
   });
 });
+
+/** Tokens a person might choose that the reports' own text spells: junit.xml's <properties>, the HTML's Content-Security-Policy. */
+const CHOSEN_TOKENS = ['properta', 'Security1'] as const;
+
+describe('a real run under tokens a person chose', () => {
+  // The unit tests judge the writer on models made for them; this is the runner's own model (skip
+  // reasons, the profile, every recorded exchange), where none of these words is data.
+  test('REPORT-OUT tokens the reports\' own text spells leave every report written and the run CONFORMANT', async () => {
+    const service = new ReferenceService({ tokens: { [CHOSEN_TOKENS[0]]: 'alice', [CHOSEN_TOKENS[1]]: 'bob' } });
+    const run = await runAgainst({ handler: service, tokens: CHOSEN_TOKENS }, []);
+    expect(run.exitCode, explain(run)).toBe(0);
+    expect(run.stderr).not.toContain('would hold a credential');
+    const files = Object.fromEntries(readdirSync(run.reportDir).map((f) => [f, readFileSync(join(run.reportDir, f), 'utf8')]));
+    expect(Object.keys(files).sort()).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
+    // Not vacuous: the reports' own text does spell each token.
+    expect(new Redactor([CHOSEN_TOKENS[0]]).leak(files['junit.xml']!), 'junit.xml spells properta').toBeDefined();
+    expect(new Redactor([CHOSEN_TOKENS[1]]).leak(files['conformance.html']!), 'the HTML spells Security1').toBeDefined();
+  });
+});
+
 test('REPORT-OUT the token generator draws tokens the reports\' own text spells, as well as random ones', () => {
   const { files } = outputs({ secret: UNRELATED, texts: Array.from({ length: 8 }, () => NEUTRAL) });
   const fixedText = Object.values(files).join('\n');
