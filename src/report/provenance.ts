@@ -5,9 +5,11 @@
  * the suite's own strings spell whatever words they spell, whatever the tokens are.
  *
  * Every string is data unless its place is listed here: a field added to the model is data until
- * someone lists it, so a mistake can only keep a report back, never let a credential through.
- * Object keys are field names the suite chose, except in a map of headers (any object under a
- * `headers` key: the server's, the user's --header), whose names are data.
+ * someone lists it, so forgetting one can only keep a report back. Listing one is a claim that
+ * no server or configuration text reaches it, said below for each. Object keys are field names
+ * the suite chose, except in a map of headers (any object under a `headers` key: the server's,
+ * the user's --header), whose names are data. The model is plain data (it is written as JSON):
+ * strings, numbers, booleans, arrays and objects.
  *
  * This holds of a model the suite built itself, as the report writer has it. A report read back
  * from disk (verify) is anyone's text: its titles and keys are as untrusted as its bodies.
