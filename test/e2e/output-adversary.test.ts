@@ -2,13 +2,14 @@
  * The generated adversary of every output format: fast-check makes report models from hostile
  * server text (full Unicode, control and terminal sequences, workflow commands, Markdown and
  * HTML fragments, token fragments in every spelling) and tokens of every length (`1`, `a`,
- * `test` among them), passes them through the one sanitizer the way a run does (exchanges
+ * `test` among them, and long ones the reports' own text spells, `properta`), passes them through the one sanitizer the way a run does (exchanges
  * recorded by the redactor, failures sanitised field by field, outcomes and cleanup cleaned
  * where they enter the report model), renders every format, and checks the invariant:
  * every output parses (JSON and HAR; junit.xml against schemas/junit-10.xsd with xmllint; the
  * HTML in Chromium, which runs nothing from it), no output holds a raw control or bidi
  * character, no console line starts with `::`, the Markdown has no live mention, link or image
- * outside code, and no output holds a credential. Seeds are printed by fast-check on failure
+ * outside code, and no output holds a credential beyond what the suite's own text spells (the
+ * same model rendered with every server text neutral). Seeds are printed by fast-check on failure
  * and replay with `seed`/`path`.
  */
 import { spawnSync } from 'node:child_process';
@@ -58,27 +59,40 @@ const ATTACKS = [
   '&amp;', '&#0;', '`', '```', '~~~', '|', '\\', '"', "'", '${IFS}', '$(id)', '\n', '\t', '%00', '\\u0000', 'é', '😀', '\uD83D\uDE00',
 ];
 
+const swapCase = (s: string): string => [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+
 /**
- * Tokens short and common (the corrupting cases of old) and long. A long token matches in any
- * letter case and without its last character (credential-spellings.ts), so "properta" matches
- * the "<properties>" every junit.xml prints: a token whose spelling is already in the text the
- * reports print with no server text in them cannot be told from that text, and is not drawn
- * (real tokens are random; the generator's short words hit it, seed -887267090).
+ * Tokens short and common (the corrupting cases of old), long and random, and long ones a person
+ * might choose that the reports' own text spells: a long token matches in any letter case and
+ * without its last character (credential-spellings.ts), so "properta" matches the "<properties>"
+ * every junit.xml prints. Those must meet the invariant too: the suite's own text is no leak, and
+ * what the server said still never shows the token.
  */
 const token = fc.oneof(
   fc.constantFrom('1', 'a', '0', 'test', 'dev', 'secret', 'v1'),
   fc.stringMatching(/^[A-Za-z0-9._~+/=-]{8,40}$/),
   fc.stringMatching(/^[a-z0-9]{1,7}$/),
-).filter((secret) => !spelledInFixedText(secret));
+  fc.tuple(fc.nat(), fc.constantFrom<(word: string) => string>((w) => w, (w) => `${w}1`, (w) => w.toUpperCase(), swapCase, (w) => `${w.slice(0, -1)}x`))
+    .map(([i, spell]) => spell(fixedWords()[i % fixedWords().length]!)),
+);
 
-let fixedText: string | undefined;
-/** True when the reports and console of a run with no server text already hold a spelling of `secret`. */
-function spelledInFixedText(secret: string): boolean {
-  if (fixedText === undefined) {
-    const { files, consoleText } = outputs({ secret: '\u0001', texts: ['', '', '', '', '', '', '', ''] });
-    fixedText = [...Object.values(files), consoleText].join('\n');
+/** What stands in for each server text where the oracle renders a model without them: no token holds it. */
+const NEUTRAL = '#';
+/** A token that spells no word of any report. */
+const UNRELATED = 'Zq9x7w2vKk';
+
+let fixedWordList: string[] | undefined;
+/**
+ * The words of 8 letters or more that the reports and console print with no server text in them.
+ * Not "REDACTED": a token the redaction marker spells cannot be told from its own redactions.
+ */
+function fixedWords(): string[] {
+  if (fixedWordList === undefined) {
+    const { files, consoleText } = outputs({ secret: UNRELATED, texts: Array.from({ length: 8 }, () => NEUTRAL) });
+    const words = [...Object.values(files), consoleText].flatMap((t) => t.match(/[A-Za-z]{8,}/g) ?? []);
+    fixedWordList = [...new Set(words)].filter((w) => !/^redacted$/i.test(w)).sort();
   }
-  return new Redactor([secret]).leak(fixedText) !== undefined || (secret.length >= 8 && credentialForms(secret).some((f) => fixedText!.includes(f)));
+  return fixedWordList;
 }
 
 /** Hostile text built around a token: attacks, full Unicode, the token in any spelling. */
@@ -152,9 +166,24 @@ function outsideCode(md: string): string {
   return md.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, '').replace(/(`+)[\s\S]*?\1/g, '');
 }
 
+/** The console's notes where it cut a line or a block (report/console-report.ts boundedLine, textBlock). */
+const CONSOLE_CUT = /…, full text in [\w.]+|\(\d+ more lines in conformance\.md\)/g;
+
+/** Non-overlapping occurrences of `part` in `text`. */
+const occurrences = (text: string, part: string): number => text.split(part).length - 1;
+
+/** How many stretches of `text` spell a secret, as the redactor finds them (those that overlap, once). */
+const spellings = (redactor: Redactor, text: string): number => redactor.spans(text).length;
+
 /** The properties every output must hold; returns the problems found. */
 function problemsOf(m: Model): { problems: string[]; junit: string; html: string } {
   const { redactor, files, consoleText } = outputs(m);
+  // The same model with every server text redacted before it enters: what the suite prints of its
+  // own around them, the same lines of the same lengths. A spelling of the credential the outputs
+  // hold beyond what that prints came from what the server said, past the sanitizer.
+  const upFront = new Redactor([m.secret]);
+  const own = outputs({ secret: m.secret, texts: m.texts.map((t) => upFront.text(t)) });
+  const ownText: Record<string, string> = { ...own.files, console: own.consoleText };
   const problems: string[] = [];
   for (const name of ['conformance.json', 'exchanges.har'] as const) {
     try {
@@ -166,9 +195,15 @@ function problemsOf(m: Model): { problems: string[]; junit: string; html: string
   for (const [name, text] of [...Object.entries(files), ['console', consoleText] as const]) {
     const raw = text.match(CONSOLE_UNSAFE);
     if (raw) problems.push(`${name} holds a raw control or bidi character U+${raw[0].charCodeAt(0).toString(16).padStart(4, '0')}`);
-    if (redactor.leak(text)) problems.push(`${name} holds the credential`);
-    // A token of any length: none of its spellings may survive in what the server said.
-    if (m.secret.length >= 8 && credentialForms(m.secret).some((f) => text.includes(f))) problems.push(`${name} holds a spelling of the credential`);
+    if (m.secret.length >= 8) {
+      // Where the console cuts a line or a block it says so in its own words, which the two models may cut apart.
+      const uncut = (t: string): string => (name === 'console' ? t.replace(CONSOLE_CUT, '') : t);
+      const [shown, fixed] = [uncut(text), uncut(ownText[name]!)];
+      if (spellings(redactor, shown) > spellings(redactor, fixed)) problems.push(`${name} holds the credential`);
+      // Every form the suite sends it in (case, shortened, Basic, query), in every spelling, counted.
+      const form = credentialForms(m.secret).find((f) => occurrences(shown, f) > occurrences(fixed, f));
+      if (form !== undefined) problems.push(`${name} holds a spelling of the credential: ${JSON.stringify(form)}`);
+    }
   }
   if (/^[ \t]*::/m.test(consoleText)) problems.push('a console line starts with ::');
   const md = outsideCode(files['conformance.md']);
@@ -197,7 +232,9 @@ describe('every output of every generated hostile report parses, shows no contro
       }),
       {
         numRuns: RUNS,
-        examples: [[{ secret: '1', texts: ['0.1.0', '-1', '127.0.0.1', '\u001b]0;x\u0007', '\r::error::x', '@octocat \u202e', '![i](http://e/x.png)', 'tok'] }], [{ secret: 'test', texts: ['testsuites', 'tested', '<testsuite>', 'test', '', '', '', ''] }]],
+        examples: [[{ secret: '1', texts: ['0.1.0', '-1', '127.0.0.1', '\u001b]0;x\u0007', '\r::error::x', '@octocat \u202e', '![i](http://e/x.png)', 'tok'] }], [{ secret: 'test', texts: ['testsuites', 'tested', '<testsuite>', 'test', '', '', '', ''] }],
+          // A token the console's own words spell ("NOT CONFORMANT", "full text in conformance.md"), beside server text its escapes make long enough to cut.
+          [{ secret: 'CONFORMANx', texts: ['', '', '', '', '', '\u0001'.repeat(100), '\u0001'.repeat(100), ''] }]],
       },
     );
     expect(seen.length).toBeGreaterThanOrEqual(RUNS);
@@ -302,8 +339,32 @@ describe('a real run against a server that echoes generated hostile text, with s
     expect(lint.status, lint.stderr).toBe(0);
   });
 });
-test('REPORT-OUT the token generator leaves out only tokens the reports spell with no server text in them', () => {
-  expect(spelledInFixedText('properta')).toBe(true);
-  expect(spelledInFixedText('test')).toBe(false);
-  expect(spelledInFixedText('Zq9x7w2vKk')).toBe(false);
+
+/** Tokens a person might choose that the reports' own text spells: junit.xml's <properties>, the HTML's Content-Security-Policy. */
+const CHOSEN_TOKENS = ['properta', 'Security1'] as const;
+
+describe('a real run under tokens a person chose', () => {
+  // The unit tests judge the writer on models made for them; this is the runner's own model (skip
+  // reasons, the profile, every recorded exchange), where none of these words is data.
+  test('REPORT-OUT tokens the reports\' own text spells leave every report written and the run CONFORMANT', async () => {
+    const service = new ReferenceService({ tokens: { [CHOSEN_TOKENS[0]]: 'alice', [CHOSEN_TOKENS[1]]: 'bob' } });
+    const run = await runAgainst({ handler: service, tokens: CHOSEN_TOKENS }, []);
+    expect(run.exitCode, explain(run)).toBe(0);
+    expect(run.stderr).not.toContain('would hold a credential');
+    const files = Object.fromEntries(readdirSync(run.reportDir).map((f) => [f, readFileSync(join(run.reportDir, f), 'utf8')]));
+    expect(Object.keys(files).sort()).toEqual(['badge.svg', 'conformance.html', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml']);
+    // Not vacuous: the reports' own text does spell each token.
+    expect(new Redactor([CHOSEN_TOKENS[0]]).leak(files['junit.xml']!), 'junit.xml spells properta').toBeDefined();
+    expect(new Redactor([CHOSEN_TOKENS[1]]).leak(files['conformance.html']!), 'the HTML spells Security1').toBeDefined();
+  });
+});
+
+test('REPORT-OUT the token generator draws tokens the reports\' own text spells, as well as random ones', () => {
+  const { files } = outputs({ secret: UNRELATED, texts: Array.from({ length: 8 }, () => NEUTRAL) });
+  const fixedText = Object.values(files).join('\n');
+  expect(fixedWords()).toEqual(expect.arrayContaining(['testsuites', 'properties', 'failures', 'Security']));
+  const drawn = fc.sample(token, { seed: 1, numRuns: RUNS }).filter((t) => t.length >= 8);
+  const spelled = drawn.filter((t) => new Redactor([t]).leak(fixedText) !== undefined);
+  expect(spelled.length, 'some drawn tokens are spelled by the reports\' own text').toBeGreaterThan(RUNS / 20);
+  expect(drawn.length - spelled.length, 'and some are not').toBeGreaterThan(RUNS / 20);
 });

@@ -2,7 +2,7 @@
  * Writes the run's reports. Nothing here edits what a formatter produced: secrets left the
  * data before the report was built (report/sanitize.ts, shared/redact.ts). A last scan of each
  * file's finished text is a tripwire only: a credential found there is a bug of the suite, and
- * the file is not written at all, said as a suite error naming it.
+ * the file is not written at all, said as a suite error naming it (leakIn says what counts).
  *
  * Each file is written to a new temporary file in the report directory, then renamed over its
  * name: a reader never sees half a report, and a symlink planted at a report's name is
@@ -24,6 +24,7 @@ import { renderJunit } from '../../report/junit.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
 import type { RunReport, TestReplay } from '../../report/model.ts';
 import { renderReplayFile, REPLAY_DIR } from '../../report/replay-file.ts';
+import { replayData, reportData } from '../../report/provenance.ts';
 
 /** Every file a run writes into the report directory, with its renderer. */
 export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
@@ -97,6 +98,38 @@ export interface Leak {
 }
 
 /**
+ * The tripwire on one file: the line of the credential its finished text holds, or undefined.
+ * `dataHolds` says whether a string of the file's model that may carry server or configuration
+ * text (report/provenance.ts) holds one; it is asked only when the text holds a spelling at all.
+ *
+ * Principle: a renderer writes its own text and the strings of its model, escaped or cut, and
+ * nothing else; escaping respells a character and cutting drops characters. So a credential
+ * spelled in a file came from a data string of its model, and that string holds it too, in a
+ * spelling the redactor knows: the file is kept back when the text and some data string both
+ * hold one. A spelling that no data string holds is the suite's own text, which a token a human
+ * chose may spell (`testsuites1` and `properta` match junit.xml's `<testsuites` and
+ * `<properties>`, a long token matching in any case and without its last character): the file
+ * is written, whatever the token is.
+ * Limit: a credential the renderers would assemble from data strings that do not hold it one by
+ * one (two strings printed side by side; a second percent-encoding that HAR's query pairs undo)
+ * is not seen here, as the redactor, which cleans each string on its own, does not see it
+ * either; and a data string quoting the suite's words (a failure message quoting its rule, a
+ * skip reason, a URL path) is data, so a token those words spell still keeps the file back.
+ */
+export function leakIn(text: string, redactor: Redactor, dataHolds: () => boolean): number | undefined {
+  const found = redactor.leak(text);
+  return found && dataHolds() ? found.line : undefined;
+}
+
+/**
+ * Whether some string of `data` holds a credential. Read as one text, a line between strings:
+ * a match within one string is still found, and one across two can only keep a file back.
+ */
+export function dataHolds(data: readonly string[], redactor: Redactor): boolean {
+  return redactor.leak(data.join('\n')) !== undefined;
+}
+
+/**
  * Writes junit.xml, conformance.json, .md, .html, exchanges.har and badge.svg, appends the
  * Markdown to a GitHub job summary, and writes each failing test's replay file under replay/.
  * Returns the paths written, one line per file that could not be, and the files the tripwire
@@ -107,12 +140,14 @@ export async function writeReports(dir: string, report: RunReport, redactor: Red
   const files: string[] = [];
   const problems: string[] = [];
   const leaks: Leak[] = [];
-  const write = (file: string, render: () => string, append = false): void => {
+  let reportHolds: boolean | undefined;
+  const ofReport = (): boolean => (reportHolds ??= dataHolds(reportData(report), redactor));
+  const write = (file: string, render: () => string, holds: () => boolean, append = false): void => {
     try {
       const text = render();
-      const leak = redactor.leak(text);
-      if (leak) {
-        leaks.push({ file, line: leak.line });
+      const line = leakIn(text, redactor, holds);
+      if (line !== undefined) {
+        leaks.push({ file, line });
         return;
       }
       if (append) appendFileSync(file, text);
@@ -125,10 +160,10 @@ export async function writeReports(dir: string, report: RunReport, redactor: Red
   for (const [index, [name, render]] of REPORT_FILES.entries()) {
     onFile?.(name, index, REPORT_FILES.length);
     await new Promise<void>((resolve) => setImmediate(resolve));
-    write(join(dir, name), () => render(report));
+    write(join(dir, name), () => render(report), ofReport);
   }
   const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary) write(summary, () => `${renderMarkdown(report)}\n`, true);
+  if (summary) write(summary, () => `${renderMarkdown(report)}\n`, ofReport, true);
   if (replays.length > 0) {
     const folder = join(dir, REPLAY_DIR);
     try {
@@ -136,7 +171,7 @@ export async function writeReports(dir: string, report: RunReport, redactor: Red
       // Never written through a symlink planted at the folder's name.
       if (!lstatSync(folder).isDirectory()) throw new Error(`${folder} is not a directory`);
       const before = files.length;
-      for (const r of replays) write(join(dir, r.file), () => renderReplayFile(r.content));
+      for (const r of replays) write(join(dir, r.file), () => renderReplayFile(r.content), () => dataHolds(replayData(r.content), redactor));
       // Listed once, as their folder: there is one per failing test.
       if (files.length > before) files.splice(before, files.length - before, join(folder, '*.json'));
     } catch (error) {
