@@ -261,7 +261,6 @@ export class ConcurrencyController {
     return this.#stalls.stalledInFlight;
   }
 
-
   /** Whether the client should send one request now, beyond the slots if every one is held, to show whether stalled requests hang (stalls.ts). */
   checkNow(): boolean {
     return this.#stalls.checkNow();
