@@ -28,7 +28,7 @@ import { methodOverride } from '../shared/method-override.ts';
 import type { ClientStats } from '../shared/client-stats.ts';
 import { describeSentCredential, type KnownTokens } from '../shared/sent-credential.ts';
 import { describeTransportError } from './transport-errors.ts';
-import { isConnectionLost, NoResponse, openWire, OverCap, SAFE_METHODS, WireRefusal, type RawResponse, type Wire, type WireWriter } from './transport.ts';
+import { isConnectionLost, NoResponse, openWire, OverCap, SAFE_METHODS, WireRefusal, type RawResponse, type Wire, type WireConnection, type WireWriter } from './transport.ts';
 
 /** Responses larger than this are refused: a server that streams without end must not take the suite's memory. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -365,10 +365,12 @@ export class HttpClient implements Reader {
         throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`, false);
       }
       const sentAt = this.pacer.clock;
-      const onWire = this.#slots?.sent();
+      // Which connection it goes out on, for the slots' stall detector (concurrency.ts): the wire fills it in.
+      const connection: WireConnection | undefined = this.#slots === undefined ? undefined : { id: undefined };
+      const onWire = this.#slots?.sent(connection);
       let res: ApiResponse;
       try {
-        res = await this.once(attempt);
+        res = await this.once(attempt, connection);
       } catch (error) {
         this.#settle(onWire, 'failed');
         throw error;
@@ -454,6 +456,8 @@ export class HttpClient implements Reader {
     // Requests wait on connections the server does not serve: it takes the next only once the one it serves closes.
     if (slots.stalledInFlight > 0) this.#wire.closeIdle();
     if (slots.limit !== this.limiter.size) this.limiter.resize(slots.limit);
+    // A stall that may be a request hanging: one request more goes out, on a new connection, to show which.
+    if (slots.checkNow()) this.limiter.letOneIn();
   }
 
   /**
@@ -537,7 +541,7 @@ export class HttpClient implements Reader {
   }
 
   /** One attempt: refused when the run cannot send it, else sent within its time box and read into an answer. */
-  private async once(attempt: Attempt): Promise<ApiResponse> {
+  private async once(attempt: Attempt, connection?: WireConnection): Promise<ApiResponse> {
     const { method, url } = attempt;
     const shownUrl = this.redactor.url(url, this.options.baseUrl);
     const refused = this.refusal(method, shownUrl);
@@ -551,7 +555,7 @@ export class HttpClient implements Reader {
     const pass = this.largeBodies.claim();
     let raw: RawResponse | undefined;
     try {
-      raw = await this.sendInTime(out, elapsed, pass);
+      raw = await this.sendInTime(out, elapsed, pass, connection);
       return await this.answerOf(raw, out, { request, startedAt, elapsed, redactor: this.redactor, maxResponseBytes: this.maxResponseBytes }, pass);
     } finally {
       // A read that failed after its pass was entered may have read up to the cap: counted so.
@@ -605,7 +609,7 @@ export class HttpClient implements Reader {
    * more); a failure is a TransportError, counted towards giving the target up unless the body
    * was over the cap.
    */
-  private async sendInTime(out: Outbound, elapsed: () => number, pass: BodyPass): Promise<RawResponse> {
+  private async sendInTime(out: Outbound, elapsed: () => number, pass: BodyPass, connection?: WireConnection): Promise<RawResponse> {
     // One deadline for the whole exchange, a retry included: undici's own timeouts reset on
     // every chunk, so a server that drips a byte a second would otherwise never time out. --timeout,
     // shortened so the request cannot run past the run's deadline; it does not run while a large
@@ -613,7 +617,7 @@ export class HttpClient implements Reader {
     const box = new TimeBox(this.options.timeoutMs, this.options.deadline);
     const large = { afterBytes: pass.afterBytes, enter: () => box.stopped(() => pass.enter()) };
     const cap = { maxBytes: this.maxResponseBytes, prefixOverCap: out.prefixOverCap, large };
-    const outgoing = { method: out.method, url: out.url, headers: out.headers, body: out.body, signal: box.signal };
+    const outgoing = { method: out.method, url: out.url, headers: out.headers, body: out.body, signal: box.signal, ...(connection === undefined ? {} : { connection }) };
     try {
       if (out.write) return await this.#wireWriter.write(outgoing, cap).catch((error: unknown) => {
         // An answer that was lost may hide an applied change; only the caller can tell whether it happened.

@@ -16,8 +16,24 @@
  * promptly waits for a connection the server does not serve. A server with one worker thread that
  * serves one keep-alive connection at a time leaves a second connection's request waiting until
  * the first closes, and more connections only wait in turn (the run that used to end INCOMPLETE
- * after 10-second timeouts). The slots fall back to the requests the server was serving, and hold
- * long; while such a request waits, the client closes its idle connections (stalledInFlight).
+ * after 10-second timeouts). The slots fall back to what the server was serving (the requests in
+ * flight that do not wait so, or the connections it was seen answering at once while the stalled
+ * request waited, whichever is more), and hold long; while such a request waits, the client closes
+ * its idle connections (stalledInFlight).
+ *
+ * A stall is told from a request that hangs by the order connections are served in
+ * (connection-order.ts, stalls.ts): such a server takes waiting connections in the order they came,
+ * so a request during whose wait a connection opened after its own is answered has had its
+ * connection taken, and waits for its own answer (a route that hangs, a slow request): no stall is
+ * taken from it. Nor from a request that ends, nothing left to show, while another request in
+ * flight hangs (taken, and unanswered a stall bound since): the server answers others while holding
+ * it, which one serving a connection at a time never does. The stall's own reaction tests the
+ * requests it counted: the idle connections closed, the next requests go out on new ones, and when
+ * every slot is held, one request more goes out (checkNow). When each of them is seen taken, and
+ * then stays unanswered a stall bound longer or fails all the same (one whose connection the server
+ * took only because the stall closed another is answered sooner), the stall is undone: the slots
+ * and hold before it come back (`hung`). At a server serving one connection at a time none of this
+ * happens: no newer connection is answered while an older one waits.
  *
  * The limits of the rule:
  * - A near server (an answer within TINY_LATENCY_MS: loopback, the same host) gets `unbounded`
@@ -29,10 +45,17 @@
  *   rate bound: a far-away server never gets more load than that from the added slots.
  * - A window whose slots were less than SATURATED busy says nothing of the server's throughput:
  *   it judges a doubling by latency alone and changes nothing else.
- * - A request that is simply slow while others are quick looks like a stall: it costs a slot and a
- *   long hold, never a verdict.
- * Deterministic: time comes from `now`, and the client reports each request sent and how it ended.
+ * - A request that hangs while only older connections are answered looks like a stall (it is what
+ *   a server serving one connection at a time shows), and so do requests that hang in every slot
+ *   when the client has nothing more to send, or each ends before a newer connection is answered:
+ *   the stall stands. A server that takes waiting connections in another order than they came has
+ *   its stalls taken for hangs: its requests wait for its idle timeout or --timeout. Either costs
+ *   time, never a verdict.
+ * Deterministic: time comes from `now`, and the client reports each request sent (with the
+ * connection the wire fills in) and how it ended.
  */
+import { Stalls, type Ended } from './stalls.ts';
+import type { WireConnection } from './transport.ts';
 
 /** Slots at the start of a run: one, until the server shows it answers more with more. */
 export const START_SLOTS = 1;
@@ -86,8 +109,11 @@ export interface ConcurrencyOptions {
   readonly now?: () => number;
 }
 
-/** Why the slots changed: `near` is the jump to `unbounded` at a near server. */
-export type SlotChange = 'doubled' | 'near' | 'no-gain' | 'latency-rose' | 'stalled';
+/** Why the slots changed: `near` is the jump to `unbounded` at a near server; `hung` undoes stalls whose requests turned out to wait for their own answers. */
+export type SlotChange = 'doubled' | 'near' | 'no-gain' | 'latency-rose' | 'stalled' | 'hung';
+
+/** What a stall changed, restored when it is undone: the slots, and the hold on doublings. */
+type BeforeStall = { readonly from: number; readonly probeAfter: number; readonly holdMs: number };
 
 interface Window {
   start: number;
@@ -108,14 +134,11 @@ export class ConcurrencyController {
   #peak = START_SLOTS;
   #next = 0;
   /**
-   * Requests in flight, by token: when each was sent, and whether a request sent after it has
-   * been answered promptly (within half the stall bound) while it waited. Only an overtaken
-   * request can be stalled: when the client itself pauses (its CPU busy, a collection), every
-   * answer comes late at once, and none is prompt.
+   * Requests in flight, by token, and their stalls (stalls.ts). Only an overtaken request can be
+   * stalled: when the client itself pauses (its CPU busy, a collection), every answer comes late at
+   * once, and none is prompt.
    */
-  readonly #inFlight = new Map<number, { readonly at: number; overtaken: boolean }>();
-  /** Requests already taken as stalled: each counts once. */
-  readonly #stalled = new Set<number>();
+  readonly #stalls = new Stalls<BeforeStall>();
   /** Usual latency in ms (an average of capped samples), undefined before the first answer. */
   #latency: number | undefined;
   #window: Window;
@@ -154,12 +177,12 @@ export class ConcurrencyController {
     return this.#changes;
   }
 
-  /** A request went on the wire: its token, for answered() or failed(). */
-  sent(): number {
+  /** A request went on the wire, on `connection` (the wire fills it in): its token, for answered() or failed(). */
+  sent(connection?: Readonly<WireConnection>): number {
     const now = this.#now();
     this.#advance(now);
     const token = (this.#next += 1);
-    this.#inFlight.set(token, { at: now, overtaken: false });
+    this.#stalls.sent(token, now, connection);
     return token;
   }
 
@@ -167,8 +190,9 @@ export class ConcurrencyController {
   answered(token: number): void {
     const end = this.#end(token);
     if (end === undefined) return;
-    const { now, at, waited, after } = end;
-    if (waited <= after / 2) for (const other of this.#inFlight.values()) if (other.at < at) other.overtaken = true;
+    const { now, waited, after } = end;
+    this.#stalls.answered(end, now, after);
+    this.#undoIfHung(now, after);
     const sample = this.#latency === undefined ? waited : Math.min(waited, SAMPLE_CAP * this.#latency);
     this.#latency = this.#latency === undefined ? sample : 0.9 * this.#latency + 0.1 * sample;
     const w = this.#window;
@@ -178,38 +202,49 @@ export class ConcurrencyController {
     // Answered after a stall that no answer of another showed while it lasted: the others went on
     // one connection, then none was sent (a batch waiting for its last), and only an idle
     // connection's close let the server take this one.
-    if (end.stalled) return this.#stall(now, after, 0);
+    if (end.stalled) return this.#stall(now, after, 0, end.request);
     // Another request, overtaken, has waited that long.
-    if (this.#oldestAge(now) > after) return this.#stall(now, after, 1);
+    if (this.#stalls.oldestAge(now) > after) return this.#stall(now, after, 1);
     this.#endWindowIfDue(now);
   }
 
   /** The server refused the request (429, 503): it answered, but served nothing; neither throughput nor a stall. */
   refused(token: number): void {
-    this.#end(token);
+    const end = this.#end(token);
+    if (end === undefined) return;
+    this.#stalls.answered(end, end.now, end.after, true);
+    this.#undoIfHung(end.now, end.after);
   }
 
   /** The request ended without an answer (a timeout, a reset): a stall when it had waited long, overtaken. */
   failed(token: number): void {
-    const end = this.#end(token);
-    if (end?.stalled) this.#stall(end.now, end.after, 0);
+    const end = this.#end(token, true);
+    if (end === undefined) return;
+    this.#undoIfHung(end.now, end.after);
+    if (end.stalled) this.#stall(end.now, end.after, 0, end.request);
   }
 
   /**
    * The request is no longer in flight: when it was sent, how long it waited, the stall bound, and
-   * whether it stalled unseen (overtaken, longer than the bound, not yet counted); judged before
-   * its own sample moves the usual latency, so that a stall cannot make itself look usual.
+   * whether it stalled unseen (stalls.ts); judged before its own sample moves the usual latency, so
+   * that a stall cannot make itself look usual.
    */
-  #end(token: number): { readonly now: number; readonly at: number; readonly waited: number; readonly after: number; readonly stalled: boolean } | undefined {
+  #end(token: number, failed = false): (Ended & { readonly now: number; readonly after: number }) | undefined {
     const now = this.#now();
     this.#advance(now);
-    const request = this.#inFlight.get(token);
-    if (request === undefined) return undefined;
-    this.#inFlight.delete(token);
-    const counted = this.#stalled.delete(token);
-    const waited = now - request.at;
     const after = this.#stallAfter();
-    return { now, at: request.at, waited, after, stalled: !counted && request.overtaken && waited > after };
+    const end = this.#stalls.end(token, now, after, failed);
+    return end === undefined ? undefined : { ...end, now, after };
+  }
+
+  /** Undoes the doubted stalls once every request they counted has shown it hangs (the module comment): the slots and hold before them come back. */
+  #undoIfHung(now: number, after: number): void {
+    const before = this.#stalls.undone(now, after);
+    if (before === undefined) return;
+    this.#probeAfter = before.probeAfter;
+    this.#holdMs = before.holdMs;
+    this.#window = this.#freshWindow(now);
+    this.#set(now, Math.max(this.#limit, before.from), 'hung');
   }
 
   /** The usual latency in ms (undefined before the first answer). */
@@ -218,12 +253,17 @@ export class ConcurrencyController {
   }
 
   /**
-   * Requests in flight counted as stalled. While there are any, the client closes its idle
-   * connections: a server that serves one connection at a time takes the next one waiting only
-   * when the one it serves closes, which would otherwise take an idle timeout for each.
+   * Requests in flight counted as stalled, and the check of a doubted stall. While there are any, the
+   * client closes its idle connections: a server serving one connection at a time takes the next one
+   * waiting only when the one it serves closes (else after an idle timeout for each).
    */
   get stalledInFlight(): number {
-    return this.#stalled.size;
+    return this.#stalls.stalledInFlight;
+  }
+
+  /** Whether the client should send one request now, beyond the slots if every one is held, to show whether stalled requests hang (stalls.ts). */
+  checkNow(): boolean {
+    return this.#stalls.checkNow();
   }
 
   #freshWindow(now: number): Window {
@@ -233,7 +273,7 @@ export class ConcurrencyController {
   /** Counts the slot-time since the last event. */
   #advance(now: number): void {
     const w = this.#window;
-    w.busy += Math.min(this.#inFlight.size, this.#limit) * Math.max(0, now - w.lastEvent);
+    w.busy += Math.min(this.#stalls.size, this.#limit) * Math.max(0, now - w.lastEvent);
     w.lastEvent = now;
   }
 
@@ -242,17 +282,9 @@ export class ConcurrencyController {
     return Math.max(STALL_MIN_MS, STALL_FACTOR * (this.#latency ?? STALL_MIN_MS));
   }
 
-  /**
-   * A stall: the slots fall back to the requests the server was serving (those in flight that were
-   * not overtaken or waited no longer than `after`, and `served` just answered), each request
-   * found waiting counted once.
-   */
-  #stall(now: number, after: number, served: number): void {
-    let serving = served;
-    for (const [token, { at, overtaken }] of this.#inFlight) {
-      if (overtaken && now - at > after) this.#stalled.add(token);
-      else serving += 1;
-    }
+  /** A stall: the slots fall back to what the server was serving (stalls.ts), `served` just answered. */
+  #stall(now: number, after: number, served: number, ended?: Ended['request']): void {
+    const serving = this.#stalls.stall(now, after, served, { from: this.#limit, probeAfter: this.#probeAfter, holdMs: this.#holdMs }, ended);
     this.#fallBack(now, 'stalled', Math.max(1, Math.min(this.#limit, serving)));
   }
 
@@ -296,7 +328,7 @@ export class ConcurrencyController {
       // A request still waiting many times the usual latency after the whole window: the added
       // connections wait for the server to close another (even if the first answers looked like a gain).
       const suspect = Math.max(SUSPECT_MIN_MS, STALL_FACTOR * (this.#latency ?? 0));
-      if (this.#oldestAge(now) > suspect) return this.#stall(now, suspect, 0);
+      if (this.#stalls.oldestAge(now) > suspect) return this.#stall(now, suspect, 0);
       const gained = saturated && throughput >= probe.throughput * (1 + GAIN);
       // Each request took far longer: the server made the added requests wait behind the others
       // (at a server already at its capacity, twice the requests in flight take twice as long).
@@ -352,13 +384,6 @@ export class ConcurrencyController {
     this.#hold(now, why === 'stalled' ? STALLED_HOLD_MS : 0);
     this.#window = this.#freshWindow(now);
     this.#set(now, to, why);
-  }
-
-  /** How long the oldest overtaken request in flight not yet counted as stalled has waited. */
-  #oldestAge(now: number): number {
-    let oldest = 0;
-    for (const [token, { at, overtaken }] of this.#inFlight) if (overtaken && !this.#stalled.has(token)) oldest = Math.max(oldest, now - at);
-    return oldest;
   }
 
   #set(now: number, to: number, why: SlotChange): void {

@@ -19,6 +19,15 @@ export class Limiter {
     }
   }
 
+  /** Lets the first waiter in now, beyond the limit (its slot is given up when it leaves, as after a shrink); false when none waits. */
+  letOneIn(): boolean {
+    const next = this.waiting.shift();
+    if (next === undefined) return false;
+    this.active += 1;
+    next();
+    return true;
+  }
+
   /** Runs `fn` once a slot is free, and frees the slot when it settles. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));

@@ -54,6 +54,17 @@ export interface Outgoing {
   readonly body: string | Buffer | undefined;
   /** The whole exchange's deadline: undici's own timeouts restart with every chunk. */
   readonly signal: AbortSignal;
+  /** Told which of the client's connections the exchange went out on (the adaptive slots' stall detector reads it). */
+  readonly connection?: WireConnection;
+}
+
+/**
+ * The connection an exchange went out on, filled in by the wire: the client's connections are
+ * numbered in the order they opened, a reconnection of a slot included. Undefined while the
+ * exchange waits for its connection to open, and for the repeat over a fresh connection (not numbered).
+ */
+export interface WireConnection {
+  id: number | undefined;
 }
 
 /** How much of a body is read, and whether a body over it is an answer (its prefix) or an OverCap. */
@@ -115,6 +126,10 @@ export interface WireWriter {
  * closes. Freed last, not lowest first: after such a wait the connection just answered is the one
  * that server now serves, and the one before it has closed; a request on the lowest would open a
  * new connection and wait again, until the served one idles out.
+ *
+ * Each connection gets a number when it opens, in the order they open (undici's 'connect', emitted
+ * just before the first request is written on it): an exchange is told the number of the one it
+ * went out on (WireConnection).
  */
 class Connections {
   readonly #options: Agent.Options;
@@ -125,24 +140,54 @@ class Connections {
   readonly #uses: number[];
   /** The connections no exchange is using, the one freed last at the end. */
   readonly #free: number[];
+  /** The number of each agent's open connection (undefined while it has none). */
+  readonly #open: Array<number | undefined>;
+  /** The exchanges on each agent to tell of the connection it opens for them. */
+  readonly #told: Array<Set<WireConnection>>;
+  /** Connections opened so far: the last number given. */
+  #opened = 0;
 
   constructor(count: number, options: Agent.Options) {
     this.#options = { ...options, connections: 1 };
-    this.#agents = Array.from({ length: Math.max(1, count) }, () => new Agent(this.#options));
+    const slots = Array.from({ length: Math.max(1, count) }, (_, i) => i);
+    this.#open = slots.map(() => undefined);
+    this.#told = slots.map(() => new Set());
+    this.#agents = [];
+    for (const i of slots) this.#agents.push(this.#agent(i));
     this.#used = this.#agents.map(() => false);
     this.#uses = this.#agents.map(() => 0);
     // The first taken is the first connection.
     this.#free = this.#agents.map((_, i) => this.#agents.length - 1 - i);
   }
 
-  /** Runs one exchange on the connection freed last (the least used, should every one be in use). */
-  async on<T>(exchange: (dispatcher: Dispatcher) => Promise<T>): Promise<T> {
+  /** A new agent for slot i, numbering the connections it opens while it is the slot's. */
+  #agent(i: number): Agent {
+    const agent = new Agent(this.#options);
+    agent.on('connect', () => {
+      if (this.#agents[i] !== agent) return;
+      const id = (this.#opened += 1);
+      this.#open[i] = id;
+      for (const told of this.#told[i]!) told.id = id;
+    });
+    agent.on('disconnect', () => {
+      if (this.#agents[i] === agent) this.#open[i] = undefined;
+    });
+    return agent;
+  }
+
+  /** Runs one exchange on the connection freed last (the least used, should every one be in use), telling `connection` which one it is. */
+  async on<T>(exchange: (dispatcher: Dispatcher) => Promise<T>, connection?: WireConnection): Promise<T> {
     const i = this.#free.pop() ?? this.#uses.indexOf(Math.min(...this.#uses));
     this.#uses[i]! += 1;
     this.#used[i] = true;
+    if (connection !== undefined) {
+      connection.id = this.#open[i];
+      this.#told[i]!.add(connection);
+    }
     try {
       return await exchange(this.#agents[i]!);
     } finally {
+      if (connection !== undefined) this.#told[i]!.delete(connection);
       this.#uses[i]! -= 1;
       if (this.#uses[i] === 0) this.#free.push(i);
     }
@@ -153,7 +198,8 @@ class Connections {
     for (const i of this.#free) {
       if (!this.#used[i]) continue;
       const idle = this.#agents[i]!;
-      this.#agents[i] = new Agent(this.#options);
+      this.#agents[i] = this.#agent(i);
+      this.#open[i] = undefined;
       this.#used[i] = false;
       // Nothing is in flight on it: closing only ends its socket; a failure there is nothing to report.
       idle.close().catch(() => undefined);
@@ -184,7 +230,10 @@ export function openWire(options: WireOptions): { readonly wire: Wire; readonly 
   const wire: Wire = {
     read: (out, cap, onFresh = false) => {
       if (!SAFE_METHODS.has(out.method)) return Promise.reject(new WireRefusal(`${out.method} refused by the wire: it sends only GET, HEAD and OPTIONS; a write goes through the ownership ledger's door`));
-      return onFresh ? exchange(fresh, out, cap) : connections.on((d) => exchange(d, out, cap));
+      if (!onFresh) return connections.on((d) => exchange(d, out, cap), out.connection);
+      // Not one of the numbered connections: the exchange no longer says which it is on.
+      if (out.connection !== undefined) out.connection.id = undefined;
+      return exchange(fresh, out, cap);
     },
     closeIdle: () => connections.closeIdle(),
     close: async () => {
@@ -194,7 +243,7 @@ export function openWire(options: WireOptions): { readonly wire: Wire; readonly 
   const writer: WireWriter = {
     write: (out, cap) => {
       if (SAFE_METHODS.has(out.method)) return Promise.reject(new WireRefusal(`${out.method} is not a write: it goes through the wire`));
-      return connections.on((d) => exchange(d, out, cap));
+      return connections.on((d) => exchange(d, out, cap), out.connection);
     },
   };
   return { wire: Object.freeze(wire), writer: Object.freeze(writer) };

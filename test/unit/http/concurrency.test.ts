@@ -3,7 +3,9 @@
  * (test/unit/support/slot-simulation.ts: no timer, no sleep, the same result every run): the
  * slots grow while throughput grows with them, fall back when it does not or when latency rises
  * without it, and a server that serves one connection at a time gets its run done with no request
- * waiting out its timeout. Besides, the controller alone, driven event by event.
+ * waiting out its timeout; a route that hangs, while the server answers other connections, takes
+ * no slots away. Besides, the controller alone, driven event by event, its requests on numbered
+ * connections as the wire numbers them (src/http/connection-order.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { ADAPTIVE_MAX_SLOTS, ADAPTIVE_RATE_BOUND, IDLE_KEEP_ALIVE_MS } from '../../../src/http/client.ts';
@@ -122,6 +124,36 @@ describe('adaptive slots against simulated servers', () => {
     expect(run.timedOut).toBe(0);
     expect(Math.max(...run.durations)).toBeLessThan(STALL_MIN_MS * 2);
     expect(run.elapsedMs).toBeLessThanOrEqual(serial(near) + 100);
+  });
+
+  for (const [name, service] of [['near', near], ['20-50 ms away', app]] as const) {
+    for (const n of [2, 3]) {
+      it(`a ${name} server that serves ${n} connections at a time, each until it closes, settles at ${n} slots, with no request timing out`, () => {
+        const run = simulate({ server: { kind: 'connections', n }, service, demand: DEMAND, requests: RUN });
+        expect(run.timedOut).toBe(0);
+        expect(run.controller.limit).toBe(n);
+        expect(run.controller.changes.at(-1)).toMatchObject({ to: n, why: 'stalled' });
+      });
+    }
+  }
+
+  it(`a near server whose route hangs (one request in ten never answered) keeps --concurrency's default: the hung requests wait out their timeouts side by side, as at a fixed ${UNBOUNDED}`, () => {
+    const timeoutMs = 1_000;
+    const run = simulate({ server: { kind: 'parallel' }, service: near, demand: DEMAND, requests: RUN / 2, timeoutMs, hangs: (i) => i % 10 === 0 });
+    expect(run.timedOut).toBe(RUN / 20);
+    expect(run.controller.limit).toBe(UNBOUNDED);
+    // Every stall it saw (a request that hung while only older connections were answered) undone.
+    expect(run.controller.changes.filter((c) => c.why === 'stalled').length).toBe(run.controller.changes.filter((c) => c.why === 'hung').length);
+    // Each hung request holds one of the slots for its timeout: no longer than that, and a tenth for the others.
+    expect(run.elapsedMs).toBeLessThan(1.1 * ((run.timedOut * timeoutMs) / UNBOUNDED));
+  });
+
+  it('a server 20-50 ms away whose route hangs (one request in thirty) keeps its slots: each stall its hung requests show is undone once a newer connection is answered while they wait', () => {
+    const run = simulate({ server: { kind: 'parallel' }, service: app, demand: DEMAND, requests: RUN / 2, timeoutMs: 1_000, hangs: (i) => i % 30 === 0 });
+    const whys = run.controller.changes.map((c) => c.why);
+    expect(whys).toContain('stalled');
+    expect(whys.filter((why) => why === 'stalled').length).toBe(whys.filter((why) => why === 'hung').length);
+    expect(run.controller.limit).toBe(ADAPTIVE_MAX_SLOTS);
   });
 
   it('a server with three workers settles where its throughput stops growing: between 4 and 8 slots, 4 most of the time', () => {
@@ -330,5 +362,141 @@ describe('the controller, event by event', () => {
     answer(3 * (STALL_MIN_MS + 1), 1, 3);
     expect(c.changes.at(-1)).toMatchObject({ to: 3, why: 'stalled' });
     c.answered(stuck);
+  });
+
+  describe('a request that waits for a connection, or for its own answer: the order connections are served in', () => {
+    /** Four slots, kept: the last doubling judged, none under test; the requests below go on numbered connections. */
+    function fourSlots() {
+      const run = controller(4);
+      while (run.c.limit < 4) run.window(25);
+      run.window(25);
+      expect(run.c.limit).toBe(4);
+      /** One request after another on each of `ids` in turn, for at least `ms`, each answered after 25 ms. */
+      const answeredOn = (ids: readonly number[], ms: number): void => {
+        for (const end = run.now() + ms; run.now() <= end; ) {
+          for (const id of ids) {
+            const t = run.c.sent({ id });
+            run.tick(25);
+            run.c.answered(t);
+          }
+        }
+      };
+      return { ...run, answeredOn };
+    }
+
+    it('a request on a second connection, waiting while only the first is answered (one worker serving one connection at a time), is a stall: the slots fall to the one connection served, and stay when the request is answered at last', () => {
+      const { c, answeredOn } = fourSlots();
+      const waiting = c.sent({ id: 2 });
+      answeredOn([1], STALL_MIN_MS + 25);
+      expect(c.changes.at(-1)).toMatchObject({ to: 1, why: 'stalled' });
+      expect(c.stalledInFlight).toBe(1);
+      // The first connection closed (the client closes its idle ones): the worker takes the second.
+      c.answered(waiting);
+      expect(c.changes.at(-1)).toMatchObject({ to: 1, why: 'stalled' });
+      expect(c.stalledInFlight).toBe(0);
+    });
+
+    it('a request that hangs on the first connection while connections opened after it are answered is no stall: the server has taken its connection, and the slots stay, its timeout included', () => {
+      const { c, answeredOn, tick } = fourSlots();
+      const hung = c.sent({ id: 1 });
+      answeredOn([2, 3], 4 * STALL_MIN_MS);
+      expect(c.stalledInFlight).toBe(0);
+      tick(10_000);
+      c.failed(hung);
+      expect(c.limit).toBe(4);
+      expect(c.changes.map((x) => x.why)).not.toContain('stalled');
+    });
+
+    it('a request that hangs on the newest connection looks like a stall; a connection opened after it, answered while it stays unanswered a stall bound longer, shows it hangs, and the stall is undone', () => {
+      const { c, answeredOn } = fourSlots();
+      const hung = c.sent({ id: 4 });
+      answeredOn([1, 2, 3], STALL_MIN_MS + 25);
+      // Three connections were answered at once while it waited: the slots fall to them, not to one.
+      expect(c.changes.at(-1)).toMatchObject({ to: 3, why: 'stalled' });
+      expect(c.stalledInFlight).toBe(1);
+      // The idle connections closed, the next request goes out on a new one, and is answered.
+      answeredOn([5], 0);
+      expect(c.stalledInFlight, 'it waits for a connection no more').toBe(0);
+      expect(c.changes.at(-1)).toMatchObject({ why: 'stalled' });
+      answeredOn([5], STALL_MIN_MS);
+      expect(c.changes.at(-1)).toMatchObject({ to: 4, why: 'hung' });
+      c.failed(hung);
+      expect(c.limit).toBe(4);
+    });
+
+    it('a stalled request whose connection the server takes only once the stall closed another is answered within the stall bound: the stall stands', () => {
+      const { c, answeredOn } = fourSlots();
+      const waiting = c.sent({ id: 4 });
+      answeredOn([1, 2, 3], STALL_MIN_MS + 25);
+      expect(c.changes.at(-1)).toMatchObject({ to: 3, why: 'stalled' });
+      // A server of three connections at a time took the waiting one and a new one when two closed.
+      answeredOn([5], 0);
+      c.answered(waiting);
+      answeredOn([5], STALL_MIN_MS);
+      expect(c.changes.at(-1)).toMatchObject({ to: 3, why: 'stalled' });
+    });
+
+    it('when every slot but the one answered holds a stalled request, one request more is asked for, once until it ends; answered on a new connection, it shows them taken, and their timeouts undo the stall', () => {
+      const { c, answeredOn, tick } = fourSlots();
+      const hung = [c.sent({ id: 2 }), c.sent({ id: 3 })];
+      answeredOn([1], STALL_MIN_MS + 25);
+      expect(c.changes.at(-1)).toMatchObject({ to: 1, why: 'stalled' });
+      expect(c.stalledInFlight).toBe(2);
+      expect(c.checkNow()).toBe(true);
+      expect(c.checkNow(), 'once').toBe(false);
+      // The idle connections closed, it goes out on a new one: while it is in flight they stay closed.
+      const check = c.sent({ id: 4 });
+      expect(c.stalledInFlight).toBe(3);
+      tick(25);
+      c.answered(check);
+      expect(c.stalledInFlight).toBe(0);
+      expect(c.checkNow(), 'nothing left to show').toBe(false);
+      tick(10_000);
+      for (const t of hung) c.failed(t);
+      expect(c.changes.at(-1)).toMatchObject({ to: 4, why: 'hung' });
+    });
+
+    it('at a server serving one connection at a time, the request asked for waits behind the stalled ones, which are answered in turn: the stall stands, and no further one is asked for', () => {
+      const { c, answeredOn, tick } = fourSlots();
+      const waiting = [c.sent({ id: 2 }), c.sent({ id: 3 })];
+      answeredOn([1], STALL_MIN_MS + 25);
+      expect(c.checkNow()).toBe(true);
+      const check = c.sent({ id: 4 });
+      for (const t of waiting) {
+        tick(25);
+        c.answered(t);
+      }
+      expect(c.checkNow()).toBe(false);
+      expect(c.stalledInFlight, 'the idle connections still close while it waits').toBe(1);
+      tick(25);
+      c.answered(check);
+      expect(c.stalledInFlight).toBe(0);
+      expect(c.changes.at(-1)).toMatchObject({ to: 1, why: 'stalled' });
+    });
+
+    it('a request that ends after waiting while only an older connection was answered is no stall while another request in flight hangs (seen taken, and unanswered a stall bound since): the server holds it while answering others, which one serving one connection at a time never does', () => {
+      const { c, answeredOn, tick } = fourSlots();
+      const hung = c.sent({ id: 1 });
+      const waiting = c.sent({ id: 3 });
+      answeredOn([2], 100);
+      tick(10_000);
+      c.failed(waiting);
+      expect(c.changes.map((x) => x.why)).not.toContain('stalled');
+      c.failed(hung);
+      expect(c.limit).toBe(4);
+    });
+
+    it('a request that ends after waiting while others were answered falls back to as many connections as were answered at once meanwhile: two in turn, two; one after the other (the first closed), one', () => {
+      for (const [ids, to] of [[[1, 2], 2], [[1], 1]] as const) {
+        const { c, answeredOn, tick } = fourSlots();
+        const waiting = c.sent({ id: 3 });
+        answeredOn(ids, 100);
+        if (to === 1) answeredOn([2], 50);
+        // Nothing else to send, then its timeout: the stall shows only at its end.
+        tick(10_000);
+        c.failed(waiting);
+        expect(c.changes.at(-1), ids.join(',')).toMatchObject({ to, why: 'stalled' });
+      }
+    });
   });
 });

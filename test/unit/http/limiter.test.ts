@@ -46,4 +46,24 @@ describe('Limiter', () => {
     tasks[3]!.finish();
     await Promise.all(done);
   });
+
+  it('letOneIn lets the first waiter in beyond the limit, whose slot is given up when it leaves; with none waiting it lets none', async () => {
+    const limiter = new Limiter(1);
+    const tasks = [gated(), gated(), gated()];
+    const done = tasks.map((t) => limiter.run(t.run));
+    await tick();
+    expect(limiter.letOneIn()).toBe(true);
+    await tick();
+    expect(tasks.map((t) => t.started)).toEqual([true, true, false]);
+    tasks[1]!.finish();
+    await tick();
+    // Two held one slot: the one let in gave its slot up.
+    expect(tasks[2]!.started).toBe(false);
+    tasks[0]!.finish();
+    await tick();
+    expect(tasks[2]!.started).toBe(true);
+    expect(limiter.letOneIn()).toBe(false);
+    tasks[2]!.finish();
+    await Promise.all(done);
+  });
 });

@@ -1,6 +1,9 @@
-/** One exchange's transport (src/http/transport.ts): the body read up to the cap, connection loss told apart, headers normalised. */
+/** One exchange's transport (src/http/transport.ts): the body read up to the cap, connection loss told apart, headers normalised, connections numbered. */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isConnectionLost, normaliseHeaders, readCapped, type LargeBodyGate } from '../../../src/http/transport.ts';
+import { isConnectionLost, normaliseHeaders, openWire, readCapped, type LargeBodyGate, type WireConnection } from '../../../src/http/transport.ts';
 
 /** A body stream of the given chunks that records whether it was dropped and how many chunks were taken from it. */
 function body(chunks: readonly string[]) {
@@ -108,5 +111,40 @@ describe('normaliseHeaders', () => {
       'content-type': 'application/json',
       'set-cookie': 'a=1, b=2',
     });
+  });
+});
+
+describe('the wire numbers its connections in the order they open (WireConnection)', () => {
+  it('one exchange at a time keeps its connection\'s number; exchanges at once open the next ones; a connection closed while idle, or lost with an aborted exchange, has a new number when it opens again; the repeat over a fresh connection has none', async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/hang') server.emit('hung');
+      else res.end('{}');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { wire } = openWire({ timeoutMs: 5_000, connections: 4, idleMs: 10_000, hintMarginMs: 1_000 });
+    /** The number the exchange was told, read when it ended (an aborted one fails, and is numbered all the same). */
+    const read = async (path: string, signal = AbortSignal.timeout(5_000), fresh = false, connection: WireConnection = { id: undefined }): Promise<number | undefined> => {
+      await wire.read({ method: 'GET', url: base + path, headers: {}, body: undefined, signal, connection }, { maxBytes: 1_000, prefixOverCap: false }, fresh).catch(() => undefined);
+      return connection.id;
+    };
+    try {
+      expect([await read('/a'), await read('/b')]).toEqual([1, 1]);
+      expect((await Promise.all([read('/c'), read('/d'), read('/e')])).sort()).toEqual([1, 2, 3]);
+      wire.closeIdle();
+      expect(await read('/f')).toBe(4);
+      const abort = new AbortController();
+      const hung = read('/hang', abort.signal);
+      await once(server, 'hung');
+      abort.abort();
+      expect(await hung).toBe(4);
+      expect(await read('/g')).toBe(5);
+      expect(await read('/h', undefined, true, { id: 5 })).toBeUndefined();
+    } finally {
+      await wire.close();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

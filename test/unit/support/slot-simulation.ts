@@ -9,13 +9,17 @@
  * - `parallel`: every request answered after its service time, however many at once;
  * - `workers`: n workers taking requests in arrival order (n = 1: one request at a time);
  * - `oneConnection`: one worker that serves one connection at a time, as a single-threaded server
- *   with keep-alive does: a request on another connection waits until the one being served closes.
- * Service times come from `service(i)` for the i-th request served: deterministic.
+ *   with keep-alive does: a request on another connection waits until the one being served closes;
+ * - `connections`: n such workers (PHP's built-in server with PHP_CLI_SERVER_WORKERS, Apache prefork
+ *   with few workers): n connections served at a time, the others waiting in the order they came.
+ * Service times come from `service(i)` for the i-th request served: deterministic. The i-th request
+ * sent for which `hangs(i)` holds is never answered (a route that hangs: the server takes it and
+ * holds no worker, but its connection, at a one-connection server, stays the one served).
  */
 import { ConcurrencyController } from '../../../src/http/concurrency.ts';
 import { ADAPTIVE_MAX_SLOTS, ADAPTIVE_RATE_BOUND, IDLE_KEEP_ALIVE_MS } from '../../../src/http/client.ts';
 
-export type ServerModel = { readonly kind: 'parallel' } | { readonly kind: 'workers'; readonly n: number } | { readonly kind: 'oneConnection' };
+export type ServerModel = { readonly kind: 'parallel' } | { readonly kind: 'workers'; readonly n: number } | { readonly kind: 'oneConnection' } | { readonly kind: 'connections'; readonly n: number };
 
 export interface Simulation {
   readonly server: ServerModel | ((t: number) => ServerModel);
@@ -30,6 +34,8 @@ export interface Simulation {
   /** Slots the run may keep whatever the latency (--concurrency's default). */
   readonly unbounded?: number;
   readonly timeoutMs?: number;
+  /** The requests, by the order they were sent (from 1), that the server never answers. */
+  readonly hangs?: (i: number) => boolean;
 }
 
 export interface SimulationResult {
@@ -56,6 +62,8 @@ interface Connection {
 }
 
 interface Request {
+  /** Its place in the order requests were sent, from 1. */
+  readonly index: number;
   readonly token: number;
   readonly sentAt: number;
   readonly connection: Connection;
@@ -89,10 +97,13 @@ export function simulate(sim: Simulation): SimulationResult {
   let peakInFlight = 0;
   const queue: Array<() => void> = [];
   let busyWorkers = 0;
-  let active: Connection | undefined;
+  /** The connections a connection-bound server is serving. */
+  const active = new Set<Connection>();
   const waitingConnections: Connection[] = [];
   const pendingOn = new Map<number, () => void>();
   const serve = (request: Request, answer: () => void): void => {
+    const hangs = sim.hangs?.(request.index) === true;
+    if (hangs && (model().kind === 'parallel' || model().kind === 'workers')) return;
     inFlightAtServer += 1;
     peakInFlight = Math.max(peakInFlight, inFlightAtServer);
     const finish = (): void => {
@@ -115,24 +126,27 @@ export function simulate(sim: Simulation): SimulationResult {
       else queue.push(start);
       return;
     }
-    // One connection at a time: the request waits until its connection is the one being served.
-    const start = (): void => at(now + sim.service((served += 1)), finish);
-    active ??= request.connection;
-    if (active === request.connection) return start();
+    // n connections at a time: the request waits until its connection is one being served.
+    const start = (): void => void (hangs || at(now + sim.service((served += 1)), finish));
+    if (active.has(request.connection) || active.size < (m.kind === 'connections' ? m.n : 1)) {
+      active.add(request.connection);
+      return start();
+    }
     pendingOn.set(request.connection.id, start);
     if (!waitingConnections.includes(request.connection)) waitingConnections.push(request.connection);
   };
-  /** A connection closed: a one-connection server takes the next one waiting. */
+  /** A connection closed: a connection-bound server takes the next one waiting. */
   const closed = (c: Connection): void => {
     c.open = false;
     const waiting = waitingConnections.indexOf(c);
     if (waiting >= 0) waitingConnections.splice(waiting, 1);
     pendingOn.delete(c.id);
-    if (active !== c) return;
-    active = waitingConnections.shift();
-    if (active === undefined) return;
-    const start = pendingOn.get(active.id);
-    pendingOn.delete(active.id);
+    if (!active.delete(c)) return;
+    const next = waitingConnections.shift();
+    if (next === undefined) return;
+    active.add(next);
+    const start = pendingOn.get(next.id);
+    pendingOn.delete(next.id);
     start?.();
   };
 
@@ -167,6 +181,7 @@ export function simulate(sim: Simulation): SimulationResult {
   let activeSlots = 0;
   const waiting: Array<() => void> = [];
   let sent = 0;
+  let onWire = 0;
   let answered = 0;
   const durations: number[] = [];
   let timedOut = 0;
@@ -178,6 +193,12 @@ export function simulate(sim: Simulation): SimulationResult {
       waiting.shift()!();
     }
   };
+  /** The client's check of a doubted stall: one waiting test let in beyond the slots. */
+  const check = (): void => {
+    if (!controller.checkNow() || waiting.length === 0) return;
+    activeSlots += 1;
+    waiting.shift()!();
+  };
   const freeSlot = (): void => {
     const next = activeSlots > controller.limit ? undefined : waiting.shift();
     if (next) next();
@@ -185,7 +206,7 @@ export function simulate(sim: Simulation): SimulationResult {
   };
   const send = (then: () => void): void => {
     const { slot, c } = take();
-    const request: Request = { token: controller.sent(), sentAt: now, connection: c, done: false };
+    const request: Request = { index: (onWire += 1), token: controller.sent(c), sentAt: now, connection: c, done: false };
     serve(request, () => {
       request.done = true;
       answered += 1;
@@ -196,6 +217,7 @@ export function simulate(sim: Simulation): SimulationResult {
       controller.answered(request.token);
       closeIdleWhileStalled();
       resize();
+      check();
       then();
     });
     at(now + timeoutMs, () => {
@@ -210,6 +232,7 @@ export function simulate(sim: Simulation): SimulationResult {
       controller.failed(request.token);
       closeIdleWhileStalled();
       resize();
+      check();
       then();
     });
   };
