@@ -258,12 +258,13 @@ class NotRemoved extends Error {
  * The owner's retrieve of its own widget, which is also the proof the widget's delete is sent on
  * (WidgetApi.retrieveThenRemove) when `holds` says the test is done with it (the widget as
  * expected); otherwise nothing is deleted (the cleanup, or --keep-failing, sees to it) and the
- * test judges the answer returned. What `holds` throws ends the test, nothing deleted.
+ * test judges the answer returned. What `holds` throws ends the test, nothing deleted. A widget
+ * another test that shares it has kept (--keep-failing: it failed on it) is not deleted either.
  */
 export async function retrieveRemovingIf(api: WidgetApi, id: string, holds: (res: ApiResponse) => boolean): Promise<ApiResponse> {
   try {
     return (await api.retrieveThenRemove(id, (res) => {
-      if (!holds(res)) throw new NotRemoved(res);
+      if (!holds(res) || api.ownership.get(api.account, id)?.kept !== undefined) throw new NotRemoved(res);
     })).retrieved;
   } catch (error) {
     if (error instanceof NotRemoved) return error.shown;
