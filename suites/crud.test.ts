@@ -26,6 +26,45 @@ async function unknownWellFormedId(t: RuleContext): Promise<string> {
  */
 const UNKNOWN_MEMBER = { x_unknown: 'a member the spec does not name' } as const;
 
+/** The added parts DEL-4's deletes try: letters right after the id (`31wcs…`), and "-" then letters (`31-wcs…`). */
+const DELETE_EXTENSIONS = ['', '-'];
+
+// The DELETE names an id no create answered: the door sends it only on fresh retrieves of the
+// widget and of the exact id, aimed at the suite's own widget alone (client/ledger.ts
+// extensionVerdict, docs/data-safety.md); where a lenient lookup could reach another widget the
+// run knows, that id is not tried.
+// Declared first and run alone (sequential), before any other widget of this file exists: on a
+// server that numbers ids 1, 2, … a widget of the run left live by an earlier test ("3") would
+// otherwise be such a widget for this one's extensions ("31-x"), and no DELETE could be sent.
+rule('DEL-4', 'a delete of an own widget\'s id with characters added after it ("31-x" beside "31") leaves that widget in place', async (t) => {
+  const widget = await createOrFail(t);
+  const targets = extendedIds(widget.id, t.random, DELETE_EXTENSIONS);
+  if (targets.length === 0) await t.skip(`the widget's id ${preview(widget.id)} is too long to be extended in a path`);
+  const notSent: string[] = [];
+  for (const target of targets) {
+    let del: ApiResponse;
+    try {
+      del = await t.api.removeExtension(widget.id, target);
+    } catch (error) {
+      // No rule broken, but the delete could reach a widget that is not the suite's: this id is not tried.
+      if (error instanceof UnprovenDeleteError && error.why === 'extension' && error.broken === undefined) {
+        notSent.push(`${preview(target)}: ${error.reason}`);
+        continue;
+      }
+      throw error;
+    }
+    const res = await t.api.retrieve(widget.id);
+    // A store that loses widgets whatever is sent is CRUD-4's, not this delete's doing.
+    await requireKept(t, t.api, widget.id, res, `a DELETE of ${preview(target)}`);
+    t.check(res.status >= 200 && res.status < 300 && idOf(res.json) === widget.id, () => ({
+      expected: `the widget ${preview(widget.id)} still there after a DELETE of ${preview(target)}, its id with characters added after it, which no widget has`,
+      received: `the DELETE answered ${del.status}, then a retrieve of ${preview(widget.id)} answered ${res.status}${res.status === 404 || res.status === 410 ? ': the DELETE reached the widget (a lookup that reads ids leniently: an integer cast, a prefix match)' : ''}`,
+      exchanges: [del.exchange, res.exchange],
+    }));
+  }
+  if (notSent.length === targets.length) await t.skip(`no delete of an extended id was sent: ${notSent.join('; ')}`);
+}, { sequential: true });
+
 rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
   // The create carries a member the spec does not name (the profile records what the server
   // does with it, at no extra request when it is accepted). Accepted, its answer is the Widget
@@ -280,42 +319,6 @@ rule('DEL-3', 'delete of an own widget answers 200, 202 or 204', async (t) => {
 rule('DEL-3', 'delete of a well-formed unknown id is not a 5xx', async (t) => {
   const res = await t.api.remove(await unknownWellFormedId(t));
   t.check(res.status < 500, () => ({ expected: 'a status below 500 (an error or a success, the spec leaves it open)', received: `${res.status}`, exchanges: [res.exchange] }));
-});
-
-/** The added parts DEL-4's deletes try: letters right after the id (`31wcs…`), and "-" then letters (`31-wcs…`). */
-const DELETE_EXTENSIONS = ['', '-'];
-
-// The DELETE names an id no create answered: the door sends it only on fresh retrieves of the
-// widget and of the exact id, aimed at the suite's own widget alone (client/ledger.ts
-// extensionVerdict, docs/data-safety.md); where a lenient lookup could reach another widget the
-// run knows, that id is not tried.
-rule('DEL-4', 'a delete of an own widget\'s id with characters added after it ("31-x" beside "31") leaves that widget in place', async (t) => {
-  const widget = await createOrFail(t);
-  const targets = extendedIds(widget.id, t.random, DELETE_EXTENSIONS);
-  if (targets.length === 0) await t.skip(`the widget's id ${preview(widget.id)} is too long to be extended in a path`);
-  const notSent: string[] = [];
-  for (const target of targets) {
-    let del: ApiResponse;
-    try {
-      del = await t.api.removeExtension(widget.id, target);
-    } catch (error) {
-      // No rule broken, but the delete could reach a widget that is not the suite's: this id is not tried.
-      if (error instanceof UnprovenDeleteError && error.why === 'extension' && error.broken === undefined) {
-        notSent.push(`${preview(target)}: ${error.reason}`);
-        continue;
-      }
-      throw error;
-    }
-    const res = await t.api.retrieve(widget.id);
-    // A store that loses widgets whatever is sent is CRUD-4's, not this delete's doing.
-    await requireKept(t, t.api, widget.id, res, `a DELETE of ${preview(target)}`);
-    t.check(res.status >= 200 && res.status < 300 && idOf(res.json) === widget.id, () => ({
-      expected: `the widget ${preview(widget.id)} still there after a DELETE of ${preview(target)}, its id with characters added after it, which no widget has`,
-      received: `the DELETE answered ${del.status}, then a retrieve of ${preview(widget.id)} answered ${res.status}${res.status === 404 || res.status === 410 ? ': the DELETE reached the widget (a lookup that reads ids leniently: an integer cast, a prefix match)' : ''}`,
-      exchanges: [del.exchange, res.exchange],
-    }));
-  }
-  if (notSent.length === targets.length) await t.skip(`no delete of an extended id was sent: ${notSent.join('; ')}`);
 });
 
 /**
