@@ -15,9 +15,60 @@ import { parseRfc3339, preview } from '../src/schema.ts';
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
 const ID_SAMPLE = 5;
 
-/** An id shaped like the server's own that names no widget of the account (checked before use). */
-async function unknownWellFormedId(t: RuleContext): Promise<string> {
-  return freshUnknownId(t.api, (await createOrFail(t)).id, t.random);
+/**
+ * Creates several tests judge the answer of, each sent once by whichever test asks first and named
+ * the same whichever does (a rerun with the seed sends the same requests): a create of a name alone
+ * (CRUD-1, CRUD-2, CRUD-6, and CRUD-7's plain create beside each other spelling), and one of a name
+ * and a description (CRUD-1), whose widget nothing changes, so the tests that only read a widget of
+ * the account read that one (FMT-3's retrieve, CRUD-5's ids with characters added, the unknown ids
+ * shaped like it).
+ */
+interface SharedCreate {
+  readonly sent: { readonly name: string; readonly description?: string };
+  readonly res: ApiResponse;
+  /** Date.now() just before the create was sent and just after it was answered (CRUD-2's window). */
+  readonly before: number;
+  readonly after: number;
+}
+
+const sharedCreates = new Map<number, Promise<SharedCreate>>();
+
+/** The `n`-th shared create (its name is CRUD-1's `n`-th shared one). */
+function sharedCreate(t: RuleContext, n: number, description?: string): Promise<SharedCreate> {
+  let made = sharedCreates.get(n);
+  if (made === undefined) {
+    const sent = { name: t.shared(n, 'CRUD-1').name, ...(description === undefined ? {} : { description }) };
+    made = (async () => {
+      const before = Date.now();
+      const res = await t.api.create(sent);
+      return { sent, res, before, after: Date.now() };
+    })();
+    sharedCreates.set(n, made);
+  }
+  return made;
+}
+
+/** The create of a name alone. */
+const nameOnly = (t: RuleContext): Promise<SharedCreate> => sharedCreate(t, 0);
+/** The create of a name and a description, whose widget the tests that only read one read. */
+const described = (t: RuleContext): Promise<SharedCreate> => sharedCreate(t, 1, 'a description with "quotes", a \\ and <b>markup</b>');
+
+/** The widget no test changes, as its create answered it (the check ends as that create's fault requires when it was not usable). */
+async function widgetToRead(t: RuleContext): Promise<Json & { id: string }> {
+  return createdWidget(t, (await described(t)).res);
+}
+
+/** An id shaped like the server's own that names no widget of the account (checked before use), drawn from `random`. */
+async function unknownWellFormedId(t: RuleContext, random = t.random): Promise<string> {
+  return freshUnknownId(t.api, (await widgetToRead(t)).id, random);
+}
+
+let unknownRetrieved: Promise<ApiResponse> | undefined;
+
+/** A retrieve of a well-formed unknown id, sent once for the two tests that judge its answer (CRUD-5: an Error object with a 4xx; CRUD-6: 404). */
+function retrieveOfUnknownId(t: RuleContext): Promise<ApiResponse> {
+  unknownRetrieved ??= (async () => t.api.retrieve(await unknownWellFormedId(t, t.shared(2, 'CRUD-5').random)))();
+  return unknownRetrieved;
 }
 
 /**
@@ -80,11 +131,11 @@ rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
 });
 
 rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
-  const created = await createOrFail(t, { description: 'schema check' });
+  const created = await widgetToRead(t);
   const res = await t.api.retrieve(created.id);
   // A retrieve that finds nothing (a 404 from a proxy, a store that lost it) is no Widget to judge: CRUD-4's.
-  requireRetrievable(t, t.api, created.id, res, 'a retrieve of a widget just created');
-  expect2xx(t, res, 'a retrieve of a widget just created');
+  requireRetrievable(t, t.api, created.id, res, 'a retrieve of a widget created by this run (nothing changes it)');
+  expect2xx(t, res, 'a retrieve of a widget created by this run');
   expectSchema(t, 'widget', jsonBody(t, res, 'the retrieved Widget'), res, 'the retrieved Widget');
   // The same id with the case of its letters swapped, retrieved (never deleted): whether id
   // lookups are case-sensitive is the server's choice (the profile's id.case-sensitive). The
@@ -103,8 +154,7 @@ rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
 });
 
 rule('CRUD-1', 'a widget created with a name and a description is returned with both', async (t) => {
-  const sent = { name: t.name(), description: 'a description with "quotes", a \\ and <b>markup</b>' };
-  const res = await t.api.create(sent);
+  const { sent, res } = await described(t);
   const widget = createdWidget(t, res);
   t.check(widget.name === sent.name && widget.description === sent.description, () => ({
     expected: `name ${preview(sent.name)} and description ${preview(sent.description)}`,
@@ -114,8 +164,7 @@ rule('CRUD-1', 'a widget created with a name and a description is returned with 
 });
 
 rule('CRUD-1', 'a widget created with only a name is returned with that name and no other description', async (t) => {
-  const sent = { name: t.name() };
-  const res = await t.api.create(sent);
+  const { sent, res } = await nameOnly(t);
   const widget = createdWidget(t, res);
   // Without a description sent, absent or empty is faithful; any other value was invented. A
   // description that is not a string (null) breaks the Widget schema first: FMT-3's.
@@ -130,9 +179,7 @@ rule('CRUD-1', 'a widget created with only a name is returned with that name and
 });
 
 rule('CRUD-2', "created_at is the creation time, within the clock tolerance of the client's clock", async (t) => {
-  const before = Date.now();
-  const res = await t.api.create({ name: t.name() });
-  const after = Date.now();
+  const { res, before, after } = await nameOnly(t);
   const widget = createdWidget(t, res);
   const at = typeof widget.created_at === 'string' ? parseRfc3339(widget.created_at) : Number.NaN;
   const tol = t.settings.clockToleranceMs;
@@ -211,7 +258,7 @@ rule('CRUD-4', `retrieve finds a widget ${LOSS_PROBE_RETRIEVES} times in a row w
 });
 
 rule('CRUD-5', 'retrieve of a well-formed id that never existed answers an Error object with a 4xx', async (t) => {
-  const res = await t.api.retrieve(await unknownWellFormedId(t));
+  const res = await retrieveOfUnknownId(t);
   expectErrorObject(t, res, "a retrieve of an id shaped like the server's own that names no widget");
 });
 
@@ -225,7 +272,7 @@ rule('CRUD-5', 'retrieve of an id in a format the server never issues answers an
 // with a letter or a separator, never a digit, and carries random letters (harness/ids.ts
 // extendedIds), so no server holds a widget there beside it.
 rule('CRUD-5', 'retrieve of an own widget\'s id with characters added after it ("31-x" beside "31") answers an Error object with a 4xx, not that widget', async (t) => {
-  const widget = await createOrFail(t);
+  const widget = await widgetToRead(t);
   for (const target of extendedIds(widget.id, t.random)) {
     const res = await t.api.retrieve(target);
     const what = `a retrieve of ${preview(target)}, the id of the widget just created (${preview(widget.id)}) with characters added after it, which no widget has`;
@@ -240,13 +287,13 @@ rule('CRUD-5', 'retrieve of an own widget\'s id with characters added after it (
 });
 
 rule('CRUD-6', 'create answers 201 Created', async (t) => {
-  const res = await t.api.create({ name: t.name() });
+  const { res } = await nameOnly(t);
   createdWidget(t, res);
   t.check(res.status === 201, () => ({ expected: 'status 201 for a successful create', received: `${res.status}`, exchanges: [res.exchange] }));
 });
 
 rule('CRUD-6', 'retrieve of a well-formed unknown id answers 404 Not Found', async (t) => {
-  const res = await t.api.retrieve(await unknownWellFormedId(t));
+  const res = await retrieveOfUnknownId(t);
   t.check(res.status === 404, () => ({ expected: 'status 404 for an id that never existed', received: `${res.status}`, exchanges: [res.exchange] }));
 });
 
@@ -337,7 +384,7 @@ for (const contentType of JSON_SPELLINGS) {
   rule('CRUD-7', `a create sent as Content-Type: ${contentType} is accepted`, async (t) => {
     // The same kind of create as plain application/json first: a server that refuses the suite's
     // ordinary names refuses both, and that is PROP-2's to judge, not the spelling's.
-    requireAccepted(t, await t.api.create({ name: t.name() }), 'a create of an ordinary name sent as Content-Type: application/json');
+    requireAccepted(t, (await nameOnly(t)).res, 'a create of an ordinary name sent as Content-Type: application/json');
     const name = t.name();
     const res = await t.api.create({ name }, { contentType });
     t.check(res.status >= 200 && res.status < 300, () => ({
