@@ -1,7 +1,8 @@
 /**
  * Account isolation (§1): rules ISO-1..5, with a second account's token. "Every operation
  * acts on the authenticated account. Widgets of other accounts are not visible." Each test
- * creates its own widgets in the accounts it needs, and only ever deletes its own.
+ * uses widgets of the run in the accounts it needs (those that only read them share them), and
+ * only ever deletes its own.
  */
 import type { WidgetApi } from '../src/harness/api.ts';
 import { createdWidget, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, jsonObject, removeOrSkip, retrieveRemovingIf, sameDescription, type Json } from '../src/harness/checks.ts';
@@ -16,6 +17,40 @@ import { idOf, walkBudget, walkPages } from '../src/harness/api.ts';
 async function createIn(t: RuleContext, api: WidgetApi): Promise<Json & { id: string }> {
   const res = await api.create({ name: t.name(), description: `${api.account} account ${t.random.hex(6)}` });
   return createdWidget(t, res, `a create in the ${api.account} account`, api);
+}
+
+/**
+ * The widgets of the run that no test of this file changes, each made once by whichever test
+ * asks first and named the same whichever does (a rerun with the seed sends the same requests):
+ * the tests that only list or retrieve a widget (ISO-1, ISO-2, ISO-4, ISO-5's retrieve) share
+ * them, each judging its own requests; a test whose request may change a widget (another
+ * account's delete) makes its own. In order: the first account's, the second account's, then the
+ * first account's second, made only once the second account's first is answered, and the second
+ * account's second only once that one is: whatever order the server lists them in, a walk of the
+ * second account at limit 1 has the first account's second widget between its own first and
+ * last (ISO-1's pages fetched with a cursor), and the first account holds two (ISO-4's second page).
+ */
+const READ_ONLY = ['first', 'second', 'first', 'second'] as const;
+
+const readOnly = new Map<number, Promise<ApiResponse>>();
+
+function readOnlyCreate(t: RuleContext, n: number): Promise<ApiResponse> {
+  let made = readOnly.get(n);
+  if (made === undefined) {
+    const api = READ_ONLY[n] === 'first' ? t.api : t.second;
+    const shared = t.shared(n, 'ISO-1');
+    // The one before it answered first, whatever it answered: only the order of the creates matters here.
+    const before = n === 0 || n === 1 ? Promise.resolve() : readOnlyCreate(t, n - 1).then(() => undefined, () => undefined);
+    made = before.then(() => api.create({ name: shared.name, description: `${api.account} account ${shared.random.hex(6)}` }));
+    readOnly.set(n, made);
+  }
+  return made;
+}
+
+/** The `n`-th widget no test of this file changes (see READ_ONLY), as its create answered it. */
+async function readOnlyWidget(t: RuleContext, n: number): Promise<Json & { id: string }> {
+  const api = READ_ONLY[n] === 'first' ? t.api : t.second;
+  return createdWidget(t, await readOnlyCreate(t, n), `a create in the ${api.account} account`, api);
 }
 
 /** The items of a walk's page (reduced to the Widget fields). */
@@ -51,21 +86,22 @@ function reveals(res: ApiResponse, widget: Json): boolean {
 }
 
 rule('ISO-1', "the second account's list walk shows none of the first account's widgets", async (t) => {
-  const mine = await createIn(t, t.api);
+  const mine = await readOnlyWidget(t, 0);
   // Recognised by content: the name carries the run marker and a number no other widget has.
   await expectNotListed(t, t.second, performance.now(), (w) => w.name === mine.name,
     `no widget of the first account (id ${preview(mine.id)}) in the second account's list`);
 });
 
 rule('ISO-1', "the first account's list walk shows none of the second account's widgets", async (t) => {
-  const theirs = await createIn(t, t.second);
+  const theirs = await readOnlyWidget(t, 1);
   await expectNotListed(t, t.api, performance.now(), (w) => w.name === theirs.name,
     `no widget of the second account (id ${preview(theirs.id)}) in the first account's list`);
 });
 
 rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of the first account", async (t) => {
   // Small pages: catches servers that filter by account only on the first page, not on pages fetched with a cursor.
-  const [mine] = await Promise.all([createIn(t, t.api), createIn(t, t.second), createIn(t, t.second)]);
+  // The first account's widget made between the second account's two (READ_ONLY).
+  const [mine] = await Promise.all([readOnlyWidget(t, 2), readOnlyWidget(t, 1), readOnlyWidget(t, 3)]);
   const ownA = await t.listAfter(t.api, performance.now());
   const walk = await walkPages(t.second, { limit: 1, maxPages: walkBudget(t.settings.maxWidgets) });
   const leaked = walk.pages.flatMap((p) => itemsOf(p).filter((w) => w.name === mine.name || isOneOf(w, ownA.widgets)).map((w) => ({ id: w.id, page: p })));
@@ -77,7 +113,7 @@ rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of
 });
 
 rule('ISO-2', "the second account cannot retrieve the first account's widget", async (t) => {
-  const mine = await createIn(t, t.api);
+  const mine = await readOnlyWidget(t, 0);
   const res = await t.second.retrieve(mine.id);
   await skipIfOwnAtSameId(t, res, mine);
   expectErrorObject(t, res, "a retrieve of another account's widget");
@@ -115,7 +151,7 @@ rule('ISO-3', "the second account's delete of the first account's widget leaves 
 
 rule('ISO-4', "a cursor of the first account, used with the second account's token, reveals none of the first account's widgets", async (t) => {
   // Two widgets guarantee the first account has a second page at limit 1.
-  await Promise.all([createIn(t, t.api), createIn(t, t.api)]);
+  await Promise.all([readOnlyWidget(t, 0), readOnlyWidget(t, 2)]);
   const walkA = await walkPages(t.api, { limit: 1, maxPages: 1 });
   const first = walkA.pages[0];
   // The cursor as sent: the page keeps only a cut copy of it.
@@ -135,13 +171,14 @@ rule('ISO-4', "a cursor of the first account, used with the second account's tok
 });
 
 const ORACLE_OPERATIONS = [
-  { verb: 'retrieving', send: (_t: RuleContext, api: WidgetApi, id: string) => api.retrieve(id) },
-  { verb: 'deleting', send: (t: RuleContext, api: WidgetApi, id: string) => removeOrSkip(t, api, id) },
+  // A retrieve changes nothing: the widget the reading tests share. A delete may (on a server that ignores accounts): a widget of its own.
+  { verb: 'retrieving', send: (_t: RuleContext, api: WidgetApi, id: string) => api.retrieve(id), widget: (t: RuleContext) => readOnlyWidget(t, 0) },
+  { verb: 'deleting', send: (t: RuleContext, api: WidgetApi, id: string) => removeOrSkip(t, api, id), widget: (t: RuleContext) => createIn(t, t.api) },
 ];
 
 for (const op of ORACLE_OPERATIONS) {
   rule('ISO-5', `${op.verb} another account's widget answers exactly as ${op.verb} an id that never existed`, async (t) => {
-    const mine = await createIn(t, t.api);
+    const mine = await op.widget(t);
     const never = await freshUnknownId(t.second, mine.id, t.random);
     const [foreign, unknown] = await Promise.all([op.send(t, t.second, mine.id), op.send(t, t.second, never)]);
     await skipIfOwnAtSameId(t, foreign, mine);
