@@ -3,14 +3,14 @@
  * expectation beside what was received and the exchange, or returns what it checked.
  */
 import type { WidgetApi } from '../client/api.ts';
-import { UnprovenDeleteError } from '../errors.ts';
+import { isSuiteError, UnprovenDeleteError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../shared/exchange.ts';
 import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
 import { isOrdinary, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX } from './arbitraries.ts';
 import { explainedBy, type FailureDetail } from './failure.ts';
 import type { RuleContext } from './rule-context.ts';
-import { prerequisite, unprovenBecauseOfRetrieve } from './prerequisites.ts';
+import { lostEvidence, prerequisite, unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn } from '../rules.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
 import { recordLag, settleOrDescribe } from './settle.ts';
@@ -269,6 +269,24 @@ export async function retrieveRemovingIf(api: WidgetApi, id: string, holds: (res
   } catch (error) {
     if (error instanceof NotRemoved) return error.shown;
     throw error;
+  }
+}
+
+/**
+ * Deletes a widget the test is done with, on its owner's retrieve (the proof the DELETE is sent
+ * on, as the file's cleanup would send it), and gives that retrieve to CRUD-4: a widget no delete
+ * was sent for that its owner no longer finds is lost (lostEvidence). The calling check has
+ * concluded: what stops the delete (a refusal of the door, a transport failure) leaves the widget
+ * to the cleanup, never changes the verdict. A widget a failing test kept (--keep-failing) stays.
+ */
+export async function removeWhenDone(t: RuleContext, api: WidgetApi, id: string): Promise<void> {
+  try {
+    await retrieveRemovingIf(api, id, (res) => {
+      lostEvidence(t, api, id, res, `the owner's retrieve of a widget of this run its tests are done with, before its delete`);
+      return true;
+    });
+  } catch (error) {
+    if (!isSuiteError(error)) throw error;
   }
 }
 
