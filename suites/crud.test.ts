@@ -125,7 +125,7 @@ rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
   requireAccepted(t, res, 'a create with a valid name');
   expectSchema(t, 'widget', jsonBody(t, res, 'the created Widget'), res, 'the created Widget');
   // Done with it: deleted on its owner's retrieve, which tells CRUD-4 whether the widget is still found.
-  await removeWhenDone(t, t.api, (res.json as { id: string }).id);
+  await removeWhenDone(t, t.api, res);
 });
 
 rule('FMT-3', 'a retrieved Widget matches the Widget schema', using([DESCRIBED], async (t) => {
@@ -391,7 +391,6 @@ for (const contentType of JSON_SPELLINGS) {
       exchanges: [res.exchange],
     }));
     // Done with it: deleted on its owner's retrieve, which tells CRUD-4 whether the widget is still found.
-    const id = idOf(res.json);
-    if (id !== undefined) await removeWhenDone(t, t.api, id);
+    await removeWhenDone(t, t.api, res);
   }));
 }

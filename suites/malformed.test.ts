@@ -7,7 +7,7 @@ import { carriesTag } from '../src/harness/marker.ts';
 import { expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, removeWhenDone, statusClass } from '../src/harness/checks.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
-import { idOf, type ApiResponse } from '../src/harness/api.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
 import { MALFORMED_CASES, type MalformedCase } from './data/malformed-cases.ts';
 import { MEMBER_NAME_CASES, RECEIVER_CHOICE_CASES } from './data/member-names.ts';
 
@@ -52,8 +52,7 @@ for (const c of RECEIVER_CHOICE_CASES) {
       exchanges: [res.exchange],
     }));
     // Done with it: deleted on its owner's retrieve, which tells CRUD-4 whether the widget is still found.
-    const id = idOf(res.json);
-    if (id !== undefined) await removeWhenDone(t, t.api, id);
+    await removeWhenDone(t, t.api, res);
   });
 }
 

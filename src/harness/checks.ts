@@ -273,13 +273,18 @@ export async function retrieveRemovingIf(api: WidgetApi, id: string, holds: (res
 }
 
 /**
- * Deletes a widget the test is done with, on its owner's retrieve (the proof the DELETE is sent
- * on, as the file's cleanup would send it), and gives that retrieve to CRUD-4: a widget no delete
- * was sent for that its owner no longer finds is lost (lostEvidence). The calling check has
- * concluded: what stops the delete (a refusal of the door, a transport failure) leaves the widget
- * to the cleanup, never changes the verdict. A widget a failing test kept (--keep-failing) stays.
+ * Deletes the widget a create answered (`created`) once the test is done with it, on its owner's
+ * retrieve (the proof the DELETE is sent on, as the file's cleanup would send it), and gives that
+ * retrieve to CRUD-4: a widget no delete was sent for that its owner no longer finds is lost
+ * (lostEvidence). Only for a 2xx create whose id is a non-empty JSON string: another id (a number,
+ * FMT-3's failure) may not address the widget, so a retrieve of it says nothing of a loss, and the
+ * cleanup sees to it. The calling check has concluded: what stops the delete (a refusal of the
+ * door, a transport failure) leaves the widget to the cleanup, never changes the verdict. A widget
+ * a failing test kept (--keep-failing) stays.
  */
-export async function removeWhenDone(t: RuleContext, api: WidgetApi, id: string): Promise<void> {
+export async function removeWhenDone(t: RuleContext, api: WidgetApi, created: Pick<ApiResponse, 'status' | 'json'>): Promise<void> {
+  const id = created.status >= 200 && created.status < 300 ? (created.json as { id?: unknown } | undefined)?.id : undefined;
+  if (typeof id !== 'string' || id === '') return;
   try {
     await retrieveRemovingIf(api, id, (res) => {
       lostEvidence(t, api, id, res, `the owner's retrieve of a widget of this run its tests are done with, before its delete`);

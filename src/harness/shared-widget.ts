@@ -9,7 +9,6 @@
  */
 import type { WidgetApi } from '../client/api.ts';
 import type { ApiResponse } from '../http/client.ts';
-import { idText } from '../schema.ts';
 import { createdWidget, removeWhenDone, type Json } from './checks.ts';
 import type { RuleContext } from './rule-context.ts';
 
@@ -62,8 +61,6 @@ export class SharedWidget<T extends { readonly res: ApiResponse }> {
     this.#users -= 1;
     this.#allPassed &&= passed;
     if (this.#users > 0 || !this.#allPassed || this.#made === undefined) return;
-    const { res } = await this.#made;
-    const id = res.status >= 200 && res.status < 300 ? idText((res.json as { id?: unknown } | undefined)?.id) : undefined;
-    if (id !== undefined) await removeWhenDone(t, this.account(t), id);
+    await removeWhenDone(t, this.account(t), (await this.#made).res);
   }
 }
