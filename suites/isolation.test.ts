@@ -20,17 +20,6 @@ async function createIn(t: RuleContext, api: WidgetApi): Promise<Json & { id: st
   return createdWidget(t, res, `a create in the ${api.account} account`, api);
 }
 
-/**
- * The widgets of the run that no test of this file changes, each made once by whichever test
- * asks first and named the same whichever does (a rerun with the seed sends the same requests):
- * the tests that only list or retrieve a widget (ISO-1, ISO-2, ISO-4, ISO-5's retrieve) share
- * them, each judging its own requests; a test whose request may change a widget (another
- * account's delete) makes its own. In order: the first account's, the second account's, then the
- * first account's second, made only once the second account's first is answered, and the second
- * account's second only once that one is: whatever order the server lists them in, a walk of the
- * second account at limit 1 has the first account's second widget between its own first and
- * last (ISO-1's pages fetched with a cursor), and the first account holds two (ISO-4's second page).
- */
 /** A widget of an account that no test of this file changes, created once the one `after` it (if any) is answered. */
 function readOnly(n: number, account: (t: RuleContext) => WidgetApi, after?: SharedWidget<Made>): SharedWidget<Made> {
   return new SharedWidget(account, async (t) => {
@@ -43,6 +32,19 @@ function readOnly(n: number, account: (t: RuleContext) => WidgetApi, after?: Sha
 }
 
 type Made = { readonly res: ApiResponse };
+
+/**
+ * The widgets of the run that no test of this file changes, each made once by whichever test
+ * asks first and named the same whichever does (a rerun with the seed sends the same requests):
+ * the tests that only list or retrieve a widget (ISO-1, ISO-2, ISO-4, ISO-5's retrieve) share
+ * them, each judging its own requests; a test whose request may change a widget (another
+ * account's delete) makes its own. In order: the first account's, the second account's, then the
+ * first account's second, made only once the second account's first is answered, and the second
+ * account's second only once that one is: whatever order the server lists them in, a walk of the
+ * second account at limit 1 has the first account's second widget between its own first and
+ * last (ISO-1's pages fetched with a cursor), and the first account holds two (ISO-4's second page).
+ * The last of their tests to pass deletes each (SharedWidget).
+ */
 const FIRST = readOnly(0, (t) => t.api);
 const SECOND = readOnly(1, (t) => t.second);
 const FIRST_BETWEEN = readOnly(2, (t) => t.api, SECOND);
@@ -96,7 +98,7 @@ rule('ISO-1', "the first account's list walk shows none of the second account's 
 
 rule('ISO-1', "no page of the second account's walk at limit 1 shows a widget of the first account", using([FIRST_BETWEEN, SECOND, SECOND_AFTER], async (t) => {
   // Small pages: catches servers that filter by account only on the first page, not on pages fetched with a cursor.
-  // The first account's widget made between the second account's two (READ_ONLY).
+  // The first account's widget made between the second account's two (FIRST_BETWEEN).
   const [mine] = await Promise.all([FIRST_BETWEEN.widget(t), SECOND.widget(t), SECOND_AFTER.widget(t)]);
   const ownA = await t.listAfter(t.api, performance.now());
   const walk = await walkPages(t.second, { limit: 1, maxPages: walkBudget(t.settings.maxWidgets) });
