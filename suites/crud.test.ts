@@ -2,22 +2,69 @@
  * Create, retrieve and delete (§2, §4.2–§4.4, §7): rules CRUD-1..7 and DEL-1..4, and FMT-3's
  * created and retrieved Widgets (the requests the profile reads the unknown member and the
  * case of ids from; the other format checks are registered per exchange: suites/format.test.ts).
- * Every widget is created by the test that uses it and carries the run marker.
+ * Every widget carries the run marker; one a test changes or deletes is its own, and the creates
+ * whose answer several tests judge, and the widget the reading tests read, are shared (below).
  */
-import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, jsonBody, jsonObject, refusalShapeEvidence, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
+import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, jsonBody, jsonObject, refusalShapeEvidence, removeWhenDone, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
 import { caseSwapped, extendedIds, foreignId, freshUnknownId } from '../src/harness/ids.ts';
 import { LOSS_PROBE_RETRIEVES, requireDistinctId, requireKept, requireRetrievable, requireSameWidget, retrieveLosesWidgets } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
+import { SharedWidget } from '../src/harness/shared-widget.ts';
 import { idOf, UnprovenDeleteError, type ApiResponse } from '../src/harness/api.ts';
 import { parseRfc3339, preview } from '../src/schema.ts';
 
 /** How many widgets CRUD-3 and DEL-2 create to look for a repeated id. */
 const ID_SAMPLE = 5;
 
-/** An id shaped like the server's own that names no widget of the account (checked before use). */
-async function unknownWellFormedId(t: RuleContext): Promise<string> {
-  return freshUnknownId(t.api, (await createOrFail(t)).id, t.random);
+/**
+ * Creates several tests judge the answer of, each sent once by whichever test asks first and named
+ * the same whichever does (a rerun with the seed sends the same requests): a create of a name alone
+ * (CRUD-1, CRUD-2, CRUD-6, and CRUD-7's plain create beside each other spelling), and one of a name
+ * and a description (CRUD-1), whose widget nothing changes, so the tests that only read a widget of
+ * the account read that one (FMT-3's retrieve, CRUD-5's ids with characters added, the unknown ids
+ * shaped like it). The last of their tests deletes each (SharedWidget).
+ */
+interface SharedCreate {
+  readonly sent: { readonly name: string; readonly description?: string };
+  readonly res: ApiResponse;
+  /** Date.now() just before the create was sent and just after it was answered (CRUD-2's window). */
+  readonly before: number;
+  readonly after: number;
+}
+
+/** The `n`-th shared create (its name is CRUD-1's `n`-th shared one). */
+function sharedCreate(n: number, description?: string): SharedWidget<SharedCreate> {
+  return new SharedWidget((t) => t.api, async (t) => {
+    const sent = { name: t.shared(n, 'CRUD-1').name, ...(description === undefined ? {} : { description }) };
+    const before = Date.now();
+    const res = await t.api.create(sent);
+    return { sent, res, before, after: Date.now() };
+  });
+}
+
+/** The create of a name alone. */
+const NAME_ONLY = sharedCreate(0);
+/** The create of a name and a description, whose widget the tests that only read one read. */
+const DESCRIBED = sharedCreate(1, 'a description with "quotes", a \\ and <b>markup</b>');
+const nameOnly = (t: RuleContext): Promise<SharedCreate> => NAME_ONLY.made(t);
+const described = (t: RuleContext): Promise<SharedCreate> => DESCRIBED.made(t);
+const { using } = SharedWidget;
+
+/** The widget no test changes, as its create answered it (the check ends as that create's fault requires when it was not usable). */
+const widgetToRead = (t: RuleContext): Promise<Json & { id: string }> => DESCRIBED.widget(t);
+
+/** An id shaped like the server's own that names no widget of the account (checked before use), drawn from `random`. */
+async function unknownWellFormedId(t: RuleContext, random = t.random): Promise<string> {
+  return freshUnknownId(t.api, (await widgetToRead(t)).id, random);
+}
+
+let unknownRetrieved: Promise<ApiResponse> | undefined;
+
+/** A retrieve of a well-formed unknown id, sent once for the two tests that judge its answer (CRUD-5: an Error object with a 4xx; CRUD-6: 404). */
+function retrieveOfUnknownId(t: RuleContext): Promise<ApiResponse> {
+  unknownRetrieved ??= (async () => t.api.retrieve(await unknownWellFormedId(t, t.shared(2, 'CRUD-5').random)))();
+  return unknownRetrieved;
 }
 
 /**
@@ -25,6 +72,45 @@ async function unknownWellFormedId(t: RuleContext): Promise<string> {
  * or dropped) and refusing it are both the server's choice: the profile's create.unknown-field.
  */
 const UNKNOWN_MEMBER = { x_unknown: 'a member the spec does not name' } as const;
+
+/** The added parts DEL-4's deletes try: letters right after the id (`31wcs…`), and "-" then letters (`31-wcs…`). */
+const DELETE_EXTENSIONS = ['', '-'];
+
+// The DELETE names an id no create answered: the door sends it only on fresh retrieves of the
+// widget and of the exact id, aimed at the suite's own widget alone (client/ledger.ts
+// extensionVerdict, docs/data-safety.md); where a lenient lookup could reach another widget the
+// run knows, that id is not tried.
+// Declared first and run alone (sequential), before any other widget of this file exists: on a
+// server that numbers ids 1, 2, … a widget of the run left live by an earlier test ("3") would
+// otherwise be such a widget for this one's extensions ("31-x"), and no DELETE could be sent.
+rule('DEL-4', 'a delete of an own widget\'s id with characters added after it ("31-x" beside "31") leaves that widget in place', async (t) => {
+  const widget = await createOrFail(t);
+  const targets = extendedIds(widget.id, t.random, DELETE_EXTENSIONS);
+  if (targets.length === 0) await t.skip(`the widget's id ${preview(widget.id)} is too long to be extended in a path`);
+  const notSent: string[] = [];
+  for (const target of targets) {
+    let del: ApiResponse;
+    try {
+      del = await t.api.removeExtension(widget.id, target);
+    } catch (error) {
+      // No rule broken, but the delete could reach a widget that is not the suite's: this id is not tried.
+      if (error instanceof UnprovenDeleteError && error.why === 'extension' && error.broken === undefined) {
+        notSent.push(`${preview(target)}: ${error.reason}`);
+        continue;
+      }
+      throw error;
+    }
+    const res = await t.api.retrieve(widget.id);
+    // A store that loses widgets whatever is sent is CRUD-4's, not this delete's doing.
+    await requireKept(t, t.api, widget.id, res, `a DELETE of ${preview(target)}`);
+    t.check(res.status >= 200 && res.status < 300 && idOf(res.json) === widget.id, () => ({
+      expected: `the widget ${preview(widget.id)} still there after a DELETE of ${preview(target)}, its id with characters added after it, which no widget has`,
+      received: `the DELETE answered ${del.status}, then a retrieve of ${preview(widget.id)} answered ${res.status}${res.status === 404 || res.status === 410 ? ': the DELETE reached the widget (a lookup that reads ids leniently: an integer cast, a prefix match)' : ''}`,
+      exchanges: [del.exchange, res.exchange],
+    }));
+  }
+  if (notSent.length === targets.length) await t.skip(`no delete of an extended id was sent: ${notSent.join('; ')}`);
+}, { sequential: true });
 
 rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
   // The create carries a member the spec does not name (the profile records what the server
@@ -38,14 +124,16 @@ rule('FMT-3', 'a created Widget matches the Widget schema', async (t) => {
   }
   requireAccepted(t, res, 'a create with a valid name');
   expectSchema(t, 'widget', jsonBody(t, res, 'the created Widget'), res, 'the created Widget');
+  // Done with it: deleted on its owner's retrieve, which tells CRUD-4 whether the widget is still found.
+  await removeWhenDone(t, t.api, res);
 });
 
-rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
-  const created = await createOrFail(t, { description: 'schema check' });
+rule('FMT-3', 'a retrieved Widget matches the Widget schema', using([DESCRIBED], async (t) => {
+  const created = await widgetToRead(t);
   const res = await t.api.retrieve(created.id);
   // A retrieve that finds nothing (a 404 from a proxy, a store that lost it) is no Widget to judge: CRUD-4's.
-  requireRetrievable(t, t.api, created.id, res, 'a retrieve of a widget just created');
-  expect2xx(t, res, 'a retrieve of a widget just created');
+  requireRetrievable(t, t.api, created.id, res, 'a retrieve of a widget created by this run (nothing changes it)');
+  expect2xx(t, res, 'a retrieve of a widget created by this run');
   expectSchema(t, 'widget', jsonBody(t, res, 'the retrieved Widget'), res, 'the retrieved Widget');
   // The same id with the case of its letters swapped, retrieved (never deleted): whether id
   // lookups are case-sensitive is the server's choice (the profile's id.case-sensitive). The
@@ -61,22 +149,20 @@ rule('FMT-3', 'a retrieved Widget matches the Widget schema', async (t) => {
   const what = 'the Widget retrieved at the id with the case of its letters swapped (a case-insensitive lookup)';
   if (cameBack) expectSchema(t, 'widget', other.json, other, what);
   else refusalShapeEvidence(t, other, "a retrieve of an own widget's id with the case of its letters swapped");
-});
+}));
 
-rule('CRUD-1', 'a widget created with a name and a description is returned with both', async (t) => {
-  const sent = { name: t.name(), description: 'a description with "quotes", a \\ and <b>markup</b>' };
-  const res = await t.api.create(sent);
+rule('CRUD-1', 'a widget created with a name and a description is returned with both', using([DESCRIBED], async (t) => {
+  const { sent, res } = await described(t);
   const widget = createdWidget(t, res);
   t.check(widget.name === sent.name && widget.description === sent.description, () => ({
     expected: `name ${preview(sent.name)} and description ${preview(sent.description)}`,
     received: `name ${preview(widget.name)} and description ${preview(widget.description)}`,
     exchanges: [res.exchange],
   }));
-});
+}));
 
-rule('CRUD-1', 'a widget created with only a name is returned with that name and no other description', async (t) => {
-  const sent = { name: t.name() };
-  const res = await t.api.create(sent);
+rule('CRUD-1', 'a widget created with only a name is returned with that name and no other description', using([NAME_ONLY], async (t) => {
+  const { sent, res } = await nameOnly(t);
   const widget = createdWidget(t, res);
   // Without a description sent, absent or empty is faithful; any other value was invented. A
   // description that is not a string (null) breaks the Widget schema first: FMT-3's.
@@ -88,12 +174,10 @@ rule('CRUD-1', 'a widget created with only a name is returned with that name and
   }));
   if (schemaBroken) explainedBy(['FMT-3'], t.rule, check);
   else check();
-});
+}));
 
-rule('CRUD-2', "created_at is the creation time, within the clock tolerance of the client's clock", async (t) => {
-  const before = Date.now();
-  const res = await t.api.create({ name: t.name() });
-  const after = Date.now();
+rule('CRUD-2', "created_at is the creation time, within the clock tolerance of the client's clock", using([NAME_ONLY], async (t) => {
+  const { res, before, after } = await nameOnly(t);
   const widget = createdWidget(t, res);
   const at = typeof widget.created_at === 'string' ? parseRfc3339(widget.created_at) : Number.NaN;
   const tol = t.settings.clockToleranceMs;
@@ -104,7 +188,7 @@ rule('CRUD-2', "created_at is the creation time, within the clock tolerance of t
     received: `created_at ${preview(widget.created_at)}${Number.isNaN(at) ? ' (not an RFC 3339 date-time)' : `, ${Math.round((at - before) / 1000)} s from the request`}`,
     exchanges: [res.exchange],
   })));
-});
+}));
 
 // Run alone (sequential): its creates then have every request slot to themselves and reach the
 // server together, so a race that hands one id to concurrent creates shows here, not only in
@@ -171,10 +255,10 @@ rule('CRUD-4', `retrieve finds a widget ${LOSS_PROBE_RETRIEVES} times in a row w
   if (judged > 0) t.check(lost === undefined, () => lost!);
 });
 
-rule('CRUD-5', 'retrieve of a well-formed id that never existed answers an Error object with a 4xx', async (t) => {
-  const res = await t.api.retrieve(await unknownWellFormedId(t));
+rule('CRUD-5', 'retrieve of a well-formed id that never existed answers an Error object with a 4xx', using([DESCRIBED], async (t) => {
+  const res = await retrieveOfUnknownId(t);
   expectErrorObject(t, res, "a retrieve of an id shaped like the server's own that names no widget");
-});
+}));
 
 rule('CRUD-5', 'retrieve of an id in a format the server never issues answers an Error object with a 4xx', async (t) => {
   const res = await t.api.retrieve(foreignId(t.random));
@@ -185,8 +269,8 @@ rule('CRUD-5', 'retrieve of an id in a format the server never issues answers an
 // match) takes an id with characters after a widget's id for that widget: the added part starts
 // with a letter or a separator, never a digit, and carries random letters (harness/ids.ts
 // extendedIds), so no server holds a widget there beside it.
-rule('CRUD-5', 'retrieve of an own widget\'s id with characters added after it ("31-x" beside "31") answers an Error object with a 4xx, not that widget', async (t) => {
-  const widget = await createOrFail(t);
+rule('CRUD-5', 'retrieve of an own widget\'s id with characters added after it ("31-x" beside "31") answers an Error object with a 4xx, not that widget', using([DESCRIBED], async (t) => {
+  const widget = await widgetToRead(t);
   for (const target of extendedIds(widget.id, t.random)) {
     const res = await t.api.retrieve(target);
     const what = `a retrieve of ${preview(target)}, the id of the widget just created (${preview(widget.id)}) with characters added after it, which no widget has`;
@@ -198,18 +282,18 @@ rule('CRUD-5', 'retrieve of an own widget\'s id with characters added after it (
     }));
     expectErrorObject(t, res, what);
   }
-});
+}));
 
-rule('CRUD-6', 'create answers 201 Created', async (t) => {
-  const res = await t.api.create({ name: t.name() });
+rule('CRUD-6', 'create answers 201 Created', using([NAME_ONLY], async (t) => {
+  const { res } = await nameOnly(t);
   createdWidget(t, res);
   t.check(res.status === 201, () => ({ expected: 'status 201 for a successful create', received: `${res.status}`, exchanges: [res.exchange] }));
-});
+}));
 
-rule('CRUD-6', 'retrieve of a well-formed unknown id answers 404 Not Found', async (t) => {
-  const res = await t.api.retrieve(await unknownWellFormedId(t));
+rule('CRUD-6', 'retrieve of a well-formed unknown id answers 404 Not Found', using([DESCRIBED], async (t) => {
+  const res = await retrieveOfUnknownId(t);
   t.check(res.status === 404, () => ({ expected: 'status 404 for an id that never existed', received: `${res.status}`, exchanges: [res.exchange] }));
-});
+}));
 
 rule('DEL-1', 'a deleted widget can no longer be retrieved', async (t) => {
   const widget = await createOrFail(t);
@@ -277,46 +361,10 @@ rule('DEL-3', 'delete of an own widget answers 200, 202 or 204', async (t) => {
   }));
 });
 
-rule('DEL-3', 'delete of a well-formed unknown id is not a 5xx', async (t) => {
+rule('DEL-3', 'delete of a well-formed unknown id is not a 5xx', using([DESCRIBED], async (t) => {
   const res = await t.api.remove(await unknownWellFormedId(t));
   t.check(res.status < 500, () => ({ expected: 'a status below 500 (an error or a success, the spec leaves it open)', received: `${res.status}`, exchanges: [res.exchange] }));
-});
-
-/** The added parts DEL-4's deletes try: letters right after the id (`31wcs…`), and "-" then letters (`31-wcs…`). */
-const DELETE_EXTENSIONS = ['', '-'];
-
-// The DELETE names an id no create answered: the door sends it only on fresh retrieves of the
-// widget and of the exact id, aimed at the suite's own widget alone (client/ledger.ts
-// extensionVerdict, docs/data-safety.md); where a lenient lookup could reach another widget the
-// run knows, that id is not tried.
-rule('DEL-4', 'a delete of an own widget\'s id with characters added after it ("31-x" beside "31") leaves that widget in place', async (t) => {
-  const widget = await createOrFail(t);
-  const targets = extendedIds(widget.id, t.random, DELETE_EXTENSIONS);
-  if (targets.length === 0) await t.skip(`the widget's id ${preview(widget.id)} is too long to be extended in a path`);
-  const notSent: string[] = [];
-  for (const target of targets) {
-    let del: ApiResponse;
-    try {
-      del = await t.api.removeExtension(widget.id, target);
-    } catch (error) {
-      // No rule broken, but the delete could reach a widget that is not the suite's: this id is not tried.
-      if (error instanceof UnprovenDeleteError && error.why === 'extension' && error.broken === undefined) {
-        notSent.push(`${preview(target)}: ${error.reason}`);
-        continue;
-      }
-      throw error;
-    }
-    const res = await t.api.retrieve(widget.id);
-    // A store that loses widgets whatever is sent is CRUD-4's, not this delete's doing.
-    await requireKept(t, t.api, widget.id, res, `a DELETE of ${preview(target)}`);
-    t.check(res.status >= 200 && res.status < 300 && idOf(res.json) === widget.id, () => ({
-      expected: `the widget ${preview(widget.id)} still there after a DELETE of ${preview(target)}, its id with characters added after it, which no widget has`,
-      received: `the DELETE answered ${del.status}, then a retrieve of ${preview(widget.id)} answered ${res.status}${res.status === 404 || res.status === 410 ? ': the DELETE reached the widget (a lookup that reads ids leniently: an integer cast, a prefix match)' : ''}`,
-      exchanges: [del.exchange, res.exchange],
-    }));
-  }
-  if (notSent.length === targets.length) await t.skip(`no delete of an extended id was sent: ${notSent.join('; ')}`);
-});
+}));
 
 /**
  * Spellings of application/json that RFC 9110 allows (§8.3.1: type and subtype are
@@ -331,10 +379,10 @@ const JSON_SPELLINGS = [
 ];
 
 for (const contentType of JSON_SPELLINGS) {
-  rule('CRUD-7', `a create sent as Content-Type: ${contentType} is accepted`, async (t) => {
+  rule('CRUD-7', `a create sent as Content-Type: ${contentType} is accepted`, using([NAME_ONLY], async (t) => {
     // The same kind of create as plain application/json first: a server that refuses the suite's
     // ordinary names refuses both, and that is PROP-2's to judge, not the spelling's.
-    requireAccepted(t, await t.api.create({ name: t.name() }), 'a create of an ordinary name sent as Content-Type: application/json');
+    requireAccepted(t, (await nameOnly(t)).res, 'a create of an ordinary name sent as Content-Type: application/json');
     const name = t.name();
     const res = await t.api.create({ name }, { contentType });
     t.check(res.status >= 200 && res.status < 300, () => ({
@@ -342,5 +390,7 @@ for (const contentType of JSON_SPELLINGS) {
       received: `${res.status} (${statusClass(res.status)})`,
       exchanges: [res.exchange],
     }));
-  });
+    // Done with it: deleted on its owner's retrieve, which tells CRUD-4 whether the widget is still found.
+    await removeWhenDone(t, t.api, res);
+  }));
 }

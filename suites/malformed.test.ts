@@ -4,16 +4,36 @@
  * walked after the refusal, shows no widget carrying the case's marker.
  */
 import { carriesTag } from '../src/harness/marker.ts';
-import { expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, statusClass } from '../src/harness/checks.ts';
+import { expectErrorObject, expectNotListed, expectSchema, isJsonMediaType, jsonBody, removeWhenDone, statusClass } from '../src/harness/checks.ts';
 import { explainedBy } from '../src/harness/failure.ts';
-import { rule } from '../src/harness/rule.ts';
-import { MALFORMED_CASES } from './data/malformed-cases.ts';
+import { rule, type RuleContext } from '../src/harness/rule.ts';
+import type { ApiResponse } from '../src/harness/api.ts';
+import { MALFORMED_CASES, type MalformedCase } from './data/malformed-cases.ts';
 import { MEMBER_NAME_CASES, RECEIVER_CHOICE_CASES } from './data/member-names.ts';
 
-for (const c of [...MALFORMED_CASES, ...MEMBER_NAME_CASES]) {
+/** The malformed bodies whose refusal MAL-1..3 judge, and whose status MAL-4 judges. */
+const REFUSED_CASES: readonly MalformedCase[] = [...MALFORMED_CASES, ...MEMBER_NAME_CASES];
+
+const refusals = new Map<string, Promise<{ marker: string; res: ApiResponse }>>();
+
+/**
+ * A case's create, sent once for the two tests that judge its answer: its own (MAL-1..3: an
+ * Error object, and nothing created) and MAL-4's (which 4xx). Its marker is named the same
+ * whichever of them sends it (a rerun with the seed sends the same requests).
+ */
+function refusalOf(t: RuleContext, c: MalformedCase): Promise<{ marker: string; res: ApiResponse }> {
+  let sent = refusals.get(c.id);
+  if (sent === undefined) {
+    const marker = t.shared(REFUSED_CASES.indexOf(c), c.rule).name;
+    sent = t.api.create(undefined, { raw: c.body(marker) }).then((res) => ({ marker, res }));
+    refusals.set(c.id, sent);
+  }
+  return sent;
+}
+
+for (const c of REFUSED_CASES) {
   rule(c.rule, `${c.outcome} with an Error object and a 4xx, and creates nothing [${c.id}]`, async (t) => {
-    const marker = t.name();
-    const res = await t.api.create(undefined, { raw: c.body(marker) });
+    const { marker, res } = await refusalOf(t, c);
     expectErrorObject(t, res, `a create with a malformed body (${c.id})`);
     await expectNotListed(t, t.api, performance.now(), (w) => carriesTag(w, marker), `no widget carrying ${marker} after the create was refused with ${res.status}`, [res.exchange]);
   });
@@ -31,11 +51,14 @@ for (const c of RECEIVER_CHOICE_CASES) {
       received: `name ${JSON.stringify(name)}`,
       exchanges: [res.exchange],
     }));
+    // Done with it: deleted on its owner's retrieve, which tells CRUD-4 whether the widget is still found.
+    await removeWhenDone(t, t.api, res);
   });
 }
 
 rule('MAL-4', 'malformed bodies that are refused answer 400 or 422', async (t) => {
-  const responses = await Promise.all([...MALFORMED_CASES, ...MEMBER_NAME_CASES].map(async (c) => ({ c, res: await t.api.create(undefined, { raw: c.body(t.name()) }) })));
+  // The answers MAL-1..3's tests judge too: each case's create is sent once, by whichever asks first.
+  const responses = await Promise.all(REFUSED_CASES.map(async (c) => ({ c, res: (await refusalOf(t, c)).res })));
   // Which 4xx a refusal is, is this rule's; a body accepted (2xx), a redirect or a 5xx is the case's
   // own rule (MAL-1..3) failing, not a second fault.
   const other = responses.filter(({ res }) => res.status >= 400 && res.status < 500 && res.status !== 400 && res.status !== 422);

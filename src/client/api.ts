@@ -296,9 +296,10 @@ export class WidgetApi {
    * delete, through the door), or on /widgets only when the run's settings allow collection
    * writes (--allow-collection-writes, read by the door when it was opened): sent as a write,
    * since a faulty server may act on it. On the collection it is journalled like a create, and
-   * any id a 2xx answer names is claimed for the cleanup.
+   * any id a 2xx answer names is claimed for the cleanup. `judge` reads the owner's retrieve the
+   * proof of a write to a widget makes, first (as for `remove`).
    */
-  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown): Promise<ApiResponse> {
+  async sendUndefinedMethod(method: 'POST' | 'PUT' | 'PATCH', id: string | undefined, body: unknown, judge?: (proof: ApiResponse) => void): Promise<ApiResponse> {
     if (id !== undefined) {
       const path = this.widgetPath(id, method);
       const res = await this.authed(undefined, `${method} ${path}`, () => this.writing(() => this.provenWrite({
@@ -308,6 +309,7 @@ export class WidgetApi {
         body,
         // Sent: a server that applies it may show the widget changed from now on (MAL-5 judges that, not the ledger).
         onSend: () => this.ownership.wrote(this.account, id),
+        ...(judge ? { judge } : {}),
       })));
       // A faulty server may have made a widget: any other id a 2xx answer names is claimed for the cleanup.
       const made = is2xx(res.status) ? idOf(res.json) : undefined;

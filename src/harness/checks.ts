@@ -3,14 +3,14 @@
  * expectation beside what was received and the exchange, or returns what it checked.
  */
 import type { WidgetApi } from '../client/api.ts';
-import { UnprovenDeleteError } from '../errors.ts';
+import { isSuiteError, UnprovenDeleteError } from '../errors.ts';
 import type { ApiResponse } from '../http/client.ts';
 import type { Exchange } from '../shared/exchange.ts';
 import { formatIssues, parseRfc3339, preview, validateSchema, type SchemaIssue, type SchemaName } from '../schema.ts';
 import { isOrdinary, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX } from './arbitraries.ts';
 import { explainedBy, type FailureDetail } from './failure.ts';
 import type { RuleContext } from './rule-context.ts';
-import { prerequisite, unprovenBecauseOfRetrieve } from './prerequisites.ts';
+import { lostEvidence, prerequisite, unprovenBecauseOfRetrieve } from './prerequisites.ts';
 import { mayDependOn } from '../rules.ts';
 import { findInWalk, requireComplete } from './snapshots.ts';
 import { recordLag, settleOrDescribe } from './settle.ts';
@@ -258,16 +258,40 @@ class NotRemoved extends Error {
  * The owner's retrieve of its own widget, which is also the proof the widget's delete is sent on
  * (WidgetApi.retrieveThenRemove) when `holds` says the test is done with it (the widget as
  * expected); otherwise nothing is deleted (the cleanup, or --keep-failing, sees to it) and the
- * test judges the answer returned. What `holds` throws ends the test, nothing deleted.
+ * test judges the answer returned. What `holds` throws ends the test, nothing deleted. A widget
+ * another test that shares it has kept (--keep-failing: it failed on it) is not deleted either.
  */
 export async function retrieveRemovingIf(api: WidgetApi, id: string, holds: (res: ApiResponse) => boolean): Promise<ApiResponse> {
   try {
     return (await api.retrieveThenRemove(id, (res) => {
-      if (!holds(res)) throw new NotRemoved(res);
+      if (!holds(res) || api.ownership.get(api.account, id)?.kept !== undefined) throw new NotRemoved(res);
     })).retrieved;
   } catch (error) {
     if (error instanceof NotRemoved) return error.shown;
     throw error;
+  }
+}
+
+/**
+ * Deletes the widget a create answered (`created`) once the test is done with it, on its owner's
+ * retrieve (the proof the DELETE is sent on, as the file's cleanup would send it), and gives that
+ * retrieve to CRUD-4: a widget no delete was sent for that its owner no longer finds is lost
+ * (lostEvidence). Only for a 2xx create whose id is a non-empty JSON string: another id (a number,
+ * FMT-3's failure) may not address the widget, so a retrieve of it says nothing of a loss, and the
+ * cleanup sees to it. The calling check has concluded: what stops the delete (a refusal of the
+ * door, a transport failure) leaves the widget to the cleanup, never changes the verdict. A widget
+ * a failing test kept (--keep-failing) stays.
+ */
+export async function removeWhenDone(t: RuleContext, api: WidgetApi, created: Pick<ApiResponse, 'status' | 'json'>): Promise<void> {
+  const id = created.status >= 200 && created.status < 300 ? (created.json as { id?: unknown } | undefined)?.id : undefined;
+  if (typeof id !== 'string' || id === '') return;
+  try {
+    await retrieveRemovingIf(api, id, (res) => {
+      lostEvidence(t, api, id, res, `the owner's retrieve of a widget of this run its tests are done with, before its delete`);
+      return true;
+    });
+  } catch (error) {
+    if (!isSuiteError(error)) throw error;
   }
 }
 

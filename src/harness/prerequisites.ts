@@ -232,6 +232,17 @@ export function requireRetrievable(t: RuleContext, api: WidgetApi, id: string, r
   prerequisite(t, 'CRUD-4', res.status >= 200 && res.status < 300, () => lostDetail(api, id, res, what));
 }
 
+/**
+ * What an owner's retrieve of its own widget, made after the calling check concluded (the proof of
+ * the delete of a widget it is done with), says of CRUD-4: a widget no delete was sent for that
+ * the retrieve does not find (never a refusal) is lost, CRUD-4's evidence whichever test saw it.
+ * The calling check's verdict stands.
+ */
+export function lostEvidence(t: RuleContext, api: WidgetApi, id: string, res: ApiResponse, what: string): void {
+  if (REFUSALS.has(res.status) || !keptByRecord(api, id) || (res.status >= 200 && res.status < 300)) return;
+  t.evidence('CRUD-4', lostDetail(api, id, res, what));
+}
+
 /** Retrieves of one widget the loss probe sends: a store split over n workers is met with certainty long before. */
 export const LOSS_PROBE_RETRIEVES = 8;
 
