@@ -25,6 +25,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: UNIT_FILES,
+          // One module registry per worker, shared by its files: importing src/ once per worker
+          // rather than once per file halves the tier (30 s to 16 s on 2 cores, most of it
+          // imports). A file that replaces a module (vi.mock) resets the registry before and
+          // after itself (adding-a-rule.test.ts); test/unit/tiers.test.ts holds every such file to it.
+          isolate: false,
           // The slowest unit test waits out a server's idle-connection timeout (about 3 s).
           testTimeout: 15_000,
           hookTimeout: 15_000,

@@ -47,6 +47,10 @@ vi.mock('../../src/rules.ts', async () => {
   return import(copy);
 });
 
+// The unit tier shares one module registry per worker (isolate: false, test/vitest.config.ts):
+// the modules another file loaded with the real catalogue are dropped first, so that every
+// module below loads with the copy, and dropped again after, so that no later file meets it.
+vi.resetModules();
 const { RULES, ruleById, secondAccountRules, SECOND_ACCOUNT_MARK } = await import('../../src/rules.ts');
 const actual = await vi.importActual<typeof import('../../src/rules.ts')>('../../src/rules.ts');
 const { secondAccountRulesNotRun } = await import('../../src/cli/run/second-account.ts');
@@ -60,6 +64,8 @@ const { outcomesOf, reportOf, testOf } = await import('./support/report.ts');
 
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  vi.doUnmock('../../src/rules.ts');
+  vi.resetModules();
 });
 
 const ADDED = 'PAGE-99';

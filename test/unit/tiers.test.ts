@@ -57,4 +57,14 @@ describe('the unit tier', () => {
       .map(([path]) => relative(PROJECT_ROOT, path));
     expect(spawning).toEqual([]);
   });
+
+  // The tier shares a module registry per worker (isolate: false): a file that replaces a module
+  // must drop the registry before its imports and after its tests, or it meets modules another
+  // file loaded with the real one, and leaves its copy to the files after it.
+  it.each(unitFiles)('%s resets the module registry around any module it replaces', (file) => {
+    const text = readFileSync(join(PROJECT_ROOT, file), 'utf8');
+    const replaces = /\bvi\.(?:do)?[mM]ock\(/.test(text);
+    const resets = text.match(/\bvi\.resetModules\(\)/g)?.length ?? 0;
+    expect({ replaces, resets: replaces ? Math.min(resets, 2) : 2 }).toEqual({ replaces, resets: 2 });
+  });
 });
