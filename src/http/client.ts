@@ -59,6 +59,8 @@ export const ADAPTIVE_RATE_BOUND = 320;
  * refusing every nth request cannot end a run by chance, still a bound.
  */
 const SHED_RETRY_FACTOR = 4;
+/** Answers a client must have had before its share of answers to refusals can show a server shedding load. */
+const SHED_EVIDENCE = 10;
 /** First wait after a 429 or 503 without Retry-After; it doubles on each further retry of the request. */
 export const BACKOFF_BASE_MS = 250;
 /** The longest wait after a refusal without Retry-After: backoff is bounded, the pace does the rest. */
@@ -396,8 +398,12 @@ export class HttpClient implements Reader {
       // A server that sheds a share of the requests (a gateway's every-nth refusal, Retry-After: 0)
       // while answering the others is not refusing the run: such a refusal is not charged to the
       // request's --max-retries, though it is bounded (SHED_RETRY_FACTOR times as many), so a
-      // request the server refuses every time still ends. Without other answers meanwhile, it is charged.
-      const sheddingOnly = this.accepted > acceptedAtRefusal;
+      // request the server refuses every time still ends. Shedding shows as other answers since the
+      // last refusal, or as a run the server has answered SHED_EVIDENCE times and more than twice as
+      // often as it refused: a gateway counts every caller with the token (the other workers'
+      // requests too), so a client holding one slot can meet the nth place several times in a row
+      // while the server answers six in seven. Without either, it is charged.
+      const sheddingOnly = this.accepted > acceptedAtRefusal || (this.accepted >= SHED_EVIDENCE && this.accepted > 2 * this.pacer.refused);
       acceptedAtRefusal = this.accepted;
       const { maxRetries } = this.options;
       if ((!sheddingOnly && refusals >= maxRetries) || refusals + shed >= maxRetries * SHED_RETRY_FACTOR) {

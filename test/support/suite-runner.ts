@@ -113,6 +113,7 @@ export function explain(run: SuiteRun): string {
     `exit ${run.exitCode} in ${run.seconds.toFixed(1)} s`,
     ...bad.map((r) => `${r.id}: ${r.outcome} — ${r.tests.flatMap((t) => [...(t.failures ?? []).map((f) => f.message), ...(t.errors ?? []), ...(t.warnings ?? [])]).map((m) => m.split('\n').slice(0, 3).join(' | ')).join(' || ')}`),
     ...(run.report?.suiteErrors ?? []),
-    run.report ? '' : `stdout:\n${run.stdout.slice(-3000)}\nstderr:\n${run.stderr.slice(-3000)}`,
+    // A report that explains nothing (a run that stopped, rules skipped without a reason shown): the console does.
+    run.report && (run.exitCode === 0 || bad.some((r) => r.outcome === 'fail') || (run.report.suiteErrors ?? []).length > 0) ? '' : `stdout:\n${run.stdout.slice(-3000)}\nstderr:\n${run.stderr.slice(-3000)}`,
   ].join('\n');
 }

@@ -421,6 +421,22 @@ describe.concurrent('HttpClient: rate limits', () => {
     expect(srv.received).toHaveLength(2);
   });
 
+  it('a gateway shedding every nth request of a token refuses one request more than --max-retries times in a row (the other callers fill the places between): not charged while the run is answered more than refused', async () => {
+    // The client holds one request at a time; between its tries, other callers of the token take
+    // the places in between, so its retries land on the refused place four times running.
+    let calls = 0;
+    const srv = await serve((_req, res) => {
+      calls += 1;
+      if (calls > 10 && calls <= 14) res.writeHead(429, { 'retry-after': '0' }).end();
+      else res.writeHead(200).end('{"ok":true}');
+    });
+    const c = client(srv.url, { maxRetries: 2, concurrency: 1 });
+    for (let i = 0; i < 10; i += 1) await c.request('GET', '/widgets');
+    const res = await c.request('GET', '/widgets');
+    expect(res.status).toBe(200);
+    expect(c.stats).toMatchObject({ requests: 15, retries: 4, refused: 4 });
+  });
+
   it('a server answering 429 forever ends in a RateLimitError after maxRetries retries, and the client stops sending', async () => {
     const srv = await serve((_req, res) => res.writeHead(429, { 'retry-after': '0' }).end());
     const stopped: string[] = [];
