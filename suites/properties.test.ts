@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describeString, hardDescription, hardString, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX, ordinaryDescription, ordinaryName } from '../src/harness/arbitraries.ts';
-import { asExamples, HARD_EXAMPLES, ORDINARY_EXAMPLES, valuesPerRun, type Ordinary } from '../src/harness/property-inputs.ts';
+import { asExamples, HARD_EXAMPLES, ORDINARY_EXAMPLES, ordinaryBody, valuesPerRun, type Ordinary } from '../src/harness/property-inputs.ts';
 import { createdWidget, retrieveRemovingIf, sameDescription } from '../src/harness/checks.ts';
 import { requireFaithfulRetrieve, requireSameWidget, requireStringField, requireStringIds, widgetOf } from '../src/harness/prerequisites.ts';
 import { idOf, UnprovenDeleteError } from '../src/harness/api.ts';
@@ -151,17 +151,8 @@ function errorMessage(res: ApiResponse): string {
 rule('PROP-2', 'ordinary input is accepted: names of 1 to 32 and descriptions of 0 to 64 printable ASCII characters, no space at the ends', async (t) => {
   const ordinary = fc.record({ name: ordinaryName, description: ordinaryDescription });
   await checkProperty<[Ordinary[]]>(t, 'ordinary', [valuesPerRun(ordinary)], async (values) => {
-    // The run marker has to be in every widget (the sweep finds it there): at an even place it
-    // takes the place of the description's first characters (the name is sent as generated,
-    // the description kept ordinary: at most 64, unpadded); at an odd place it is the name, and
-    // the description is sent as generated. Names and descriptions are judged alike, with no
-    // more creates.
-    const bodies = values.map(({ name, description }, i) => {
-      const tag = t.name();
-      if (i % 2 === 1) return { name: tag, description };
-      const rest = description.slice(0, Math.max(0, 64 - tag.length - 1)).trimEnd();
-      return { name, description: rest === '' ? tag : `${tag} ${rest}` };
-    });
+    // Each value's body, the run marker in every one (ordinaryBody says where).
+    const bodies = values.map((value, i) => ordinaryBody(value, i, t.name()));
     const responses = await Promise.all(bodies.map((body) => t.api.create(body)));
     try {
       for (const [i, res] of responses.entries()) {

@@ -7,7 +7,7 @@
  * the power test draws exactly the values a run sends.
  */
 import fc from 'fast-check';
-import { COERCIBLE, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME } from './arbitraries.ts';
+import { COERCIBLE, LONG_STRING_MAX, LONGEST_ORDINARY_DESCRIPTION, LONGEST_ORDINARY_NAME, ORDINARY_DESCRIPTION_MAX } from './arbitraries.ts';
 
 /** Values per property run: each its own widget, created together, one list walk for all of them. */
 export const PER_RUN = { minLength: 1, maxLength: 4 };
@@ -88,6 +88,19 @@ export const ORDINARY_EXAMPLES: Ordinary[][] = [
     { name: 'unused', description: '' },
   ],
 ];
+
+/**
+ * The body PROP-2 sends for the value at place `i` of a run, with `tag` (RuleContext.name()). The
+ * run marker has to be in every widget (the sweep finds it there): at an even place it takes the
+ * place of the description's first characters (the name is sent as generated, the description
+ * kept ordinary: at most 64, unpadded); at an odd place it is the name, and the description is
+ * sent as generated. Names and descriptions are judged alike, with no more creates.
+ */
+export function ordinaryBody({ name, description }: Ordinary, i: number, tag: string): Ordinary {
+  if (i % 2 === 1) return { name: tag, description };
+  const rest = description.slice(0, Math.max(0, ORDINARY_DESCRIPTION_MAX - tag.length - 1)).trimEnd();
+  return { name, description: rest === '' ? tag : `${tag} ${rest}` };
+}
 
 /** The examples as fast-check takes them: one tuple per run. */
 export function asExamples<T>(runs: readonly T[]): Array<[T]> {

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { hardDescription, hardString, isOrdinary, ORDINARY_DESCRIPTION_MAX, ORDINARY_NAME_MAX, ordinaryDescription, ordinaryName } from '../../../src/harness/arbitraries.ts';
-import { HARD_EXAMPLES, ORDINARY_EXAMPLES, valuesPerRun, type Ordinary } from '../../../src/harness/property-inputs.ts';
+import { HARD_EXAMPLES, ORDINARY_EXAMPLES, ordinaryBody, valuesPerRun, type Ordinary } from '../../../src/harness/property-inputs.ts';
 import { propertyShards } from '../../../src/harness/property.ts';
 import { OPTIONS } from '../../../src/config/options.ts';
 
@@ -33,10 +33,10 @@ function valuesSent<T>(arbitrary: fc.Arbitrary<T[]>, seed: number, key: string, 
   return out;
 }
 
-/** A tag as long as the suite's (`wcs-` marker, rule id, counter): PROP-2 puts it where the value is not. */
+/** A tag shaped as RuleContext.name() makes them (marker, rule id, counter): ordinaryBody puts it where the value is not. */
 const TAG = 'wcs-abcdefghijklmn PROP-2 100';
 
-/** What PROP-2 sends of each value as a name and as a description (suites/properties.test.ts, PROP-2's bodies). */
+/** What PROP-2 sends of each value as a name and as a description (ordinaryBody, as the suite builds its bodies). */
 function ordinarySent(seed: number, runs: number): { names: string[]; descriptions: string[]; descriptionParts: string[] } {
   const names: string[] = [];
   const descriptions: string[] = [];
@@ -48,12 +48,14 @@ function ordinarySent(seed: number, runs: number): { names: string[]; descriptio
     });
   }
   for (const run of all) {
-    run.forEach(({ name, description }, i) => {
-      if (i % 2 === 1) descriptions.push(description);
+    run.forEach((value, i) => {
+      const sent = ordinaryBody(value, i, TAG);
+      // The marker's field carries no generated value: an odd place judges the description, an even one the name.
+      if (i % 2 === 1) descriptions.push(sent.description);
       else {
-        names.push(name);
+        names.push(sent.name);
         // At an even place the description's first characters follow the tag: judged inside the text, not at its ends.
-        descriptionParts.push(description.slice(0, Math.max(0, 64 - TAG.length - 1)).trimEnd());
+        descriptionParts.push(sent.description);
       }
     });
   }
@@ -133,7 +135,7 @@ describe('the property rules meet every named fault family on every seed at the 
       const { names, descriptions, descriptionParts } = ordinarySent(seed, DEFAULT_RUNS);
       expect({ seed, names: unmet(refusals(ORDINARY_NAME_MAX), names, refused) }).toEqual({ seed, names: [] });
       // A refusal met inside an even place's description counts too: the body is refused all the same.
-      const sentDescriptions = [...descriptions, ...descriptionParts.map((p) => (p === '' ? TAG : `${TAG} ${p}`))];
+      const sentDescriptions = [...descriptions, ...descriptionParts];
       expect({ seed, descriptions: unmet(refusals(ORDINARY_DESCRIPTION_MAX), sentDescriptions, refused) }).toEqual({ seed, descriptions: [] });
     }
   });
