@@ -169,6 +169,9 @@ interface ShardResult {
   readonly details: Pick<fc.RunDetails<unknown>, 'failed' | 'interrupted' | 'numRuns' | 'counterexamplePath' | 'errorInstance'>;
 }
 
+/** The step of Date.now(), the clock of fast-check's interruptAfterTimeLimit. */
+const DATE_NOW_STEP_MS = 1;
+
 /**
  * Checks the property; `key` names it among the rule's properties (it seeds it). Suite
  * errors (a timeout, a rate limit) end the property at once, without shrinking, as errors.
@@ -233,7 +236,9 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   // Say what really stopped it: fast-check reports an interruption alike for the time budget and
   // for the stop this code asks for (a suite error, an inconclusive check, an earlier shard's failure).
   const interrupted = results.some((r) => r.details.interrupted);
-  const stoppedByBudget = !failed && aborted === undefined && interrupted && (budgetStop || elapsedMs >= propertyTimeBound(t.settings));
+  // fast-check keeps its time limit on Date.now(), whole milliseconds: its limit can pass up to
+  // 1 ms (of performance.now()) sooner than this clock says, before any run began.
+  const stoppedByBudget = !failed && aborted === undefined && interrupted && (budgetStop || elapsedMs + DATE_NOW_STEP_MS >= propertyTimeBound(t.settings));
   const why = failed ? ' (stopped at the first failure)'
     : aborted !== undefined ? ` (stopped after ${Math.round(elapsedMs)} ms: ${isInconclusiveStop(aborted) ? 'a check reached no verdict' : 'the suite could not go on'})`
     : stoppedByBudget ? ` (stopped by ${budgetText(t.settings)})` : '';

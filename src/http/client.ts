@@ -11,6 +11,7 @@
  * transport.ts; a transport failure in words, transport-errors.ts; the bytes made an answer
  * (decoded, parsed, recorded), answer.ts; how many large bodies are held at once, large-bodies.ts.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { RateLimitError, TokenRejectedError, TransportError, type SuiteError } from '../errors.ts';
 import { prefixAnswer, wholeAnswer, type ApiResponse, type Recording } from './answer.ts';
 import { recordBody, type Exchange } from '../shared/exchange.ts';
@@ -61,6 +62,13 @@ export const ADAPTIVE_RATE_BOUND = 320;
 const SHED_RETRY_FACTOR = 4;
 /** Answers a client must have had before its share of answers to refusals can show a server shedding load. */
 const SHED_EVIDENCE = 10;
+/**
+ * The longest a refused request's retry is held back at random (at most its own round trip): a
+ * gateway refusing every nth request of a token refuses a place in the rotation, and when the
+ * requests in flight fill the rotation exactly (n of them, or 2n) a retry sent at once takes the
+ * same place every time. Held back a random part of one round trip, it lands at a random place.
+ */
+export const RETRY_JITTER_MAX_MS = 100;
 /** First wait after a 429 or 503 without Retry-After; it doubles on each further retry of the request. */
 export const BACKOFF_BASE_MS = 250;
 /** The longest wait after a refusal without Retry-After: backoff is bounded, the pace does the rest. */
@@ -367,6 +375,7 @@ export class HttpClient implements Reader {
         throw this.refusal(method, shownUrl) ?? new TransportError(`${method} ${shownUrl}: not sent: the pace the server's rate limit set would send it past the run's time budget`, false);
       }
       const sentAt = this.pacer.clock;
+      const sentWall = performance.now();
       // Which connection it goes out on, for the slots' stall detector (concurrency.ts): the wire fills it in.
       const connection: WireConnection | undefined = this.#slots === undefined ? undefined : { id: undefined };
       const onWire = this.#slots?.sent(connection);
@@ -417,7 +426,9 @@ export class HttpClient implements Reader {
       this.counts.retries += 1;
       if (sheddingOnly) shed += 1;
       else refusals += 1;
-      // The pause is the pacer's: the next acquire() waits it out, with every other request.
+      // The pause is the pacer's: the next acquire() waits it out, with every other request. The
+      // jitter is this request's own: out of step with the requests it was refused among.
+      await delay(Math.random() * Math.min(RETRY_JITTER_MAX_MS, Math.max(1, performance.now() - sentWall)));
     }
   }
 

@@ -437,6 +437,28 @@ describe.concurrent('HttpClient: rate limits', () => {
     expect(c.stats).toMatchObject({ requests: 15, retries: 4, refused: 4 });
   });
 
+  // The CI failure of the conformant variant rate-limited-ulid-whole-seconds: seven requests in
+  // flight fill the gateway's rotation of seven exactly, so a retry sent at once took the refused
+  // place every time (all 12 tries) and the run ended INCOMPLETE. Failing without the jitter.
+  it.for([7, 14])('a gateway refusing every 7th request of a token, with %i requests in flight in lockstep: every request is answered, none given up', async (inFlight) => {
+    let calls = 0;
+    const srv = await serve((_req, res) => {
+      calls += 1;
+      if (calls % 7 === 0) res.writeHead(429, { 'retry-after': '0' }).end();
+      else res.writeHead(200).end('{"ok":true}');
+    });
+    const c = client(srv.url, { maxRetries: 3, concurrency: inFlight });
+    const statuses = await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        const seen: number[] = [];
+        for (let i = 0; i < 40; i += 1) seen.push((await c.request('GET', '/widgets')).status);
+        return seen;
+      }),
+    );
+    expect(statuses.flat().filter((s) => s !== 200)).toEqual([]);
+    expect(c.stats.refused, 'the gateway refused its share').toBeGreaterThan(0);
+  });
+
   it('a server answering 429 forever ends in a RateLimitError after maxRetries retries, and the client stops sending', async () => {
     const srv = await serve((_req, res) => res.writeHead(429, { 'retry-after': '0' }).end());
     const stopped: string[] = [];
