@@ -63,10 +63,14 @@ const SHED_RETRY_FACTOR = 4;
 /** Answers a client must have had before its share of answers to refusals can show a server shedding load. */
 const SHED_EVIDENCE = 10;
 /**
- * The longest a refused request's retry is held back at random (at most its own round trip): a
- * gateway refusing every nth request of a token refuses a place in the rotation, and when the
- * requests in flight fill the rotation exactly (n of them, or 2n) a retry sent at once takes the
- * same place every time. Held back a random part of one round trip, it lands at a random place.
+ * The longest a refused request's second and later retries are held back at random (at most its
+ * own round trip): a gateway refusing every nth request of a token refuses a place in the
+ * rotation, and when the requests in flight fill the rotation exactly (n of them, or 2n) a retry
+ * sent at once takes the same place every time. Held back a random part of one round trip, it
+ * lands at a random place. Not the first retry: sent at once it takes the next place, which such
+ * a gateway refuses only in that lockstep, while at a random place the refusal is one in n, and
+ * a client that has seen no other answer yet (other workers send the token's other requests) has
+ * only --max-retries of them.
  */
 export const RETRY_JITTER_MAX_MS = 100;
 /** First wait after a 429 or 503 without Retry-After; it doubles on each further retry of the request. */
@@ -411,12 +415,16 @@ export class HttpClient implements Reader {
       // last refusal, or as a run the server has answered SHED_EVIDENCE times and more than twice as
       // often as it refused: a gateway counts every caller with the token (the other workers'
       // requests too), so a client holding one slot can meet the nth place several times in a row
-      // while the server answers six in seven. Without either, it is charged.
-      const sheddingOnly = this.accepted > acceptedAtRefusal || (this.accepted >= SHED_EVIDENCE && this.accepted > 2 * this.pacer.refused);
+      // while the server answers six in seven. Or the server asks for no wait at all (Retry-After:
+      // 0) and has answered this client before: retrying costs nothing, and the workers whose
+      // requests fill the places between are other processes, whose answers this client never sees.
+      // Without any of these, it is charged.
+      const freeRetry = wait === 0 && this.accepted > 0;
+      const sheddingOnly = freeRetry || this.accepted > acceptedAtRefusal || (this.accepted >= SHED_EVIDENCE && this.accepted > 2 * this.pacer.refused);
       acceptedAtRefusal = this.accepted;
       const { maxRetries } = this.options;
       if ((!sheddingOnly && refusals >= maxRetries) || refusals + shed >= maxRetries * SHED_RETRY_FACTOR) {
-        const amid = shed > 0 ? `, ${shed} of them while the server answered other requests` : '';
+        const amid = shed > 0 ? `, ${shed} of them taken as load shed (the server answered other requests meanwhile, or asked for no wait)` : '';
         throw this.refusedBeyondBudget(`${shown} still answered ${res.status} after ${refusals + shed} retries${amid} (--max-retries ${maxRetries})`, res.status);
       }
       if (wait > this.options.maxRetryWaitMs) {
@@ -427,8 +435,9 @@ export class HttpClient implements Reader {
       if (sheddingOnly) shed += 1;
       else refusals += 1;
       // The pause is the pacer's: the next acquire() waits it out, with every other request. The
-      // jitter is this request's own: out of step with the requests it was refused among.
-      await delay(Math.random() * Math.min(RETRY_JITTER_MAX_MS, Math.max(1, performance.now() - sentWall)));
+      // first retry goes at once (the next place of a gateway's count is almost never refused);
+      // a further one is held back at random, its own, out of step with the requests it met.
+      if (refusals + shed > 1) await delay(Math.random() * Math.min(RETRY_JITTER_MAX_MS, Math.max(1, performance.now() - sentWall)));
     }
   }
 

@@ -460,10 +460,25 @@ describe.concurrent('HttpClient: rate limits', () => {
     expect(c.stats.refused, 'the gateway refused its share').toBeGreaterThan(0);
   });
 
+  it('a request refused with Retry-After: 0 more often than maxRetries, by a server that answered this client before and nothing meanwhile (other workers take the places between), is not given up; bounded at four times maxRetries', async () => {
+    let calls = 0;
+    const srv = await serve((req, res) => {
+      calls += 1;
+      if (req.url === '/never' || (calls > 1 && calls <= 6)) res.writeHead(429, { 'retry-after': '0' }).end();
+      else res.writeHead(200).end('{"ok":true}');
+    });
+    const c = client(srv.url, { maxRetries: 2, concurrency: 1 });
+    await c.request('GET', '/widgets');
+    expect((await c.request('GET', '/widgets')).status).toBe(200);
+    expect(c.stats).toMatchObject({ requests: 7, retries: 5, refused: 5 });
+    const error = await rejectionOf(c.request('GET', '/never'));
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/never still answered 429 after 8 retries, 8 of them taken as load shed \(the server answered other requests meanwhile, or asked for no wait\) \(--max-retries 2\)/);
+  });
+
   it('generated: a gateway refusing every nth request of a token (n 4-9), Retry-After: 0, with 1-16 callers spread over 1-3 clients (workers) of the token: every request is answered, none given up', async () => {
-    // n from 4: at every 3rd the chance a request meets the refused place on all 13 tries at
-    // random places is 3^-13 a request, which over these runs' requests would fail about once
-    // in 200 self-tests; at 4, once in 10,000.
+    // Clients of one token are the run's workers: each sees only its own answers. n from 4: a
+    // request meets the refused place on all 11 jittered tries with a chance of n^-11, which at
+    // n = 3 over these runs' refusals would fail about one self-test in 100; at 4, one in 3,000.
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 4, max: 9 }), fc.integer({ min: 1, max: 16 }), fc.integer({ min: 1, max: 3 }), async (n, callers, workers) => {
         let calls = 0;
@@ -548,7 +563,7 @@ describe.concurrent('HttpClient: rate limits', () => {
     stop = true;
     await others;
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/never still answered 429 after 8 retries, \d+ of them while the server answered other requests \(--max-retries 2\)/);
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/never still answered 429 after 8 retries, \d+ of them taken as load shed \(the server answered other requests meanwhile, or asked for no wait\) \(--max-retries 2\)/);
     expect(srv.received.filter((r) => r.url === '/never')).toHaveLength(9);
   });
 
