@@ -267,6 +267,8 @@ export class HttpClient implements Reader {
   private accepted = 0;
   /** The slots' controller when they adapt (no --concurrency given). */
   readonly #slots: ConcurrencyController | undefined;
+  /** The look at the clock for a stall no answer shows (#followSlots); one at a time. */
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.redactor = new Redactor(options.secrets, secretHeaderSet(options.secretHeaders));
@@ -479,11 +481,25 @@ export class HttpClient implements Reader {
     const slots = this.#slots;
     if (slots === undefined || token === undefined) return;
     slots[end](token);
+    this.#followSlots(slots);
+  }
+
+  /** Acts on what the slots' controller now says: idle connections closed while requests stall, the slots resized, a check sent, the next look at the clock set. */
+  #followSlots(slots: ConcurrencyController): void {
     // Requests wait on connections the server does not serve: it takes the next only once the one it serves closes.
     if (slots.stalledInFlight > 0) this.#wire.closeIdle();
     if (slots.limit !== this.limiter.size) this.limiter.resize(slots.limit);
     // A stall that may be a request hanging: one request more goes out, on a new connection, to show which.
     if (slots.checkNow()) this.limiter.letOneIn();
+    // A stall no answer will show (nothing else in flight is answered): found by the clock instead.
+    const due = slots.stallDueAt;
+    if (due === undefined || this.#stallTimer !== undefined) return;
+    this.#stallTimer = setTimeout(() => {
+      this.#stallTimer = undefined;
+      slots.checkStall();
+      this.#followSlots(slots);
+    }, Math.max(1, Math.ceil(due - performance.now()) + 1));
+    this.#stallTimer.unref();
   }
 
   /**
@@ -712,6 +728,8 @@ export class HttpClient implements Reader {
 
   /** Closes the keep-alive connections. */
   async close(): Promise<void> {
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
     await this.#wire.close();
   }
 }

@@ -19,7 +19,8 @@
  * after 10-second timeouts). The slots fall back to what the server was serving (the requests in
  * flight that do not wait so, or the connections it was seen answering at once while the stalled
  * request waited, whichever is more), and hold long; while such a request waits, the client closes
- * its idle connections (stalledInFlight).
+ * its idle connections (stalledInFlight). A stall no answer would show (nothing else in flight is
+ * answered: the last of a batch) is looked for by the clock, at its bound (stallDueAt, checkStall).
  *
  * A stall is told from a request that hangs by the order connections are served in
  * (connection-order.ts, stalls.ts): such a server takes waiting connections in the order they came,
@@ -184,6 +185,25 @@ export class ConcurrencyController {
     const token = (this.#next += 1);
     this.#stalls.sent(token, now, connection);
     return token;
+  }
+
+  /**
+   * When a request in flight would have waited long enough to be a stall, if no answer comes first
+   * to show it (undefined: none waits so). The client looks again then (checkStall): the last
+   * requests of a batch, the others answered on the one connection served and nothing more to send,
+   * would otherwise wait for that connection's idle close.
+   */
+  get stallDueAt(): number | undefined {
+    const at = this.#stalls.oldestAt();
+    return at === undefined ? undefined : at + this.#stallAfter();
+  }
+
+  /** Looks for a stall with no answer to show it: a request in flight, overtaken, has waited past the stall bound. */
+  checkStall(): void {
+    const now = this.#now();
+    this.#advance(now);
+    const after = this.#stallAfter();
+    if (this.#stalls.oldestAge(now) > after) this.#stall(now, after, 0);
   }
 
   /** The request was answered (a refusal such as 429 is not: refused()). */

@@ -95,6 +95,13 @@ export class Stalls<Before> {
     return doubted.before;
   }
 
+  /** When the oldest overtaken request in flight, its connection not seen taken and not yet counted as stalled, was sent (undefined: none is). */
+  oldestAt(): number | undefined {
+    let oldest: number | undefined;
+    for (const [token, { at, overtaken, takenAt }] of this.#inFlight) if (overtaken && takenAt === undefined && !this.#stalled.has(token)) oldest = Math.min(oldest ?? at, at);
+    return oldest;
+  }
+
   /** How long the oldest overtaken request in flight, its connection not seen taken and not yet counted as stalled, has waited. */
   oldestAge(now: number): number {
     let oldest = 0;

@@ -4,7 +4,8 @@
  * adaptive controller (src/http/concurrency.ts) sets, over keep-alive connections as the transport
  * keeps them (src/http/transport.ts: one per slot, the one freed last taken first, opened again when
  * taken after it closed; a connection idle for IDLE_KEEP_ALIVE_MS is closed, and every idle one
- * while a request is stalled, as the client does; a request past its timeout is aborted, its
+ * while a request is stalled, as the client does, which also looks for a stall at its bound when
+ * no answer comes to show it; a request past its timeout is aborted, its
  * connection with it). The servers:
  * - `parallel`: every request answered after its service time, however many at once;
  * - `workers`: n workers taking requests in arrival order (n = 1: one request at a time);
@@ -199,6 +200,21 @@ export function simulate(sim: Simulation): SimulationResult {
     activeSlots += 1;
     waiting.shift()!();
   };
+  /** The client's look at the clock (client.ts #followSlots): a stall no answer shows is found once its bound has passed. */
+  let lookScheduled = false;
+  const lookLater = (): void => {
+    const due = controller.stallDueAt;
+    if (due === undefined || lookScheduled) return;
+    lookScheduled = true;
+    at(Math.max(now, due) + 1, () => {
+      lookScheduled = false;
+      controller.checkStall();
+      closeIdleWhileStalled();
+      resize();
+      check();
+      lookLater();
+    });
+  };
   const freeSlot = (): void => {
     const next = activeSlots > controller.limit ? undefined : waiting.shift();
     if (next) next();
@@ -218,6 +234,7 @@ export function simulate(sim: Simulation): SimulationResult {
       closeIdleWhileStalled();
       resize();
       check();
+      lookLater();
       then();
     });
     at(now + timeoutMs, () => {
@@ -233,6 +250,7 @@ export function simulate(sim: Simulation): SimulationResult {
       closeIdleWhileStalled();
       resize();
       check();
+      lookLater();
       then();
     });
   };
