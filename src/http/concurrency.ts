@@ -1,6 +1,9 @@
 /**
  * Adaptive concurrency (no --concurrency given): how many requests the client keeps in flight,
  * set by what the server serves, not by how far away it is.
+ * Long because growth, fall-back, stalls and their undoing change the same slots, windows and hold:
+ * one class keeps them in one place; which requests stalled is stalls.ts, the connections' order
+ * connection-order.ts.
  *
  * The principle: the slots grow only while the server answers more requests per second with
  * them, and fall back when latency rises without it. From one slot they double after each window
