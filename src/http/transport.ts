@@ -146,6 +146,13 @@ class Connections {
   readonly #told: Array<Set<WireConnection>>;
   /** Connections opened so far: the last number given. */
   #opened = 0;
+  /**
+   * Agents whose connection ended other than by idling out (an abort, a body left unread, the
+   * server's `Connection: close`): undici 7's Agent of one connection then opens a new socket for
+   * every later request and closes it after the answer, so such an agent is replaced before its
+   * next exchange (transport.test.ts shows the sockets).
+   */
+  readonly #broken: boolean[];
 
   constructor(count: number, options: Agent.Options) {
     this.#options = { ...options, connections: 1 };
@@ -155,6 +162,7 @@ class Connections {
     this.#agents = [];
     for (const i of slots) this.#agents.push(this.#agent(i));
     this.#used = this.#agents.map(() => false);
+    this.#broken = this.#agents.map(() => false);
     this.#uses = this.#agents.map(() => 0);
     // The first taken is the first connection.
     this.#free = this.#agents.map((_, i) => this.#agents.length - 1 - i);
@@ -169,23 +177,36 @@ class Connections {
       this.#open[i] = id;
       for (const told of this.#told[i]!) told.id = id;
     });
-    agent.on('disconnect', () => {
-      if (this.#agents[i] === agent) this.#open[i] = undefined;
+    agent.on('disconnect', (_origin, _targets, error: { code?: string } | undefined) => {
+      if (this.#agents[i] !== agent) return;
+      this.#open[i] = undefined;
+      // Its own idle timeout (keepAliveTimeout) leaves the agent sound; any other end does not.
+      if (error?.code !== 'UND_ERR_INFO' || !/idle|keep.?alive/i.test(String((error as Error).message))) this.#broken[i] = true;
     });
     return agent;
   }
 
   /** Runs one exchange on the connection freed last (the least used, should every one be in use), telling `connection` which one it is. */
-  async on<T>(exchange: (dispatcher: Dispatcher) => Promise<T>, connection?: WireConnection): Promise<T> {
+  async on(exchange: (dispatcher: Dispatcher) => Promise<RawResponse>, connection?: WireConnection): Promise<RawResponse> {
     const i = this.#free.pop() ?? this.#uses.indexOf(Math.min(...this.#uses));
+    if (this.#broken[i] && this.#uses[i] === 0) this.#replace(i);
     this.#uses[i]! += 1;
     this.#used[i] = true;
     if (connection !== undefined) {
       connection.id = this.#open[i];
       this.#told[i]!.add(connection);
     }
+    const agent = this.#agents[i]!;
     try {
-      return await exchange(this.#agents[i]!);
+      const res = await exchange(agent);
+      // A body left unread drops its connection, and so does the server after Connection: close:
+      // known now, before the agent says so (after the next exchange may have taken it).
+      if ((res.truncated || /(^|,)\s*close\s*(,|$)/i.test(res.headers['connection'] ?? '')) && this.#agents[i] === agent) this.#broken[i] = true;
+      return res;
+    } catch (error) {
+      // An aborted or failed exchange takes its connection with it.
+      if (this.#agents[i] === agent) this.#broken[i] = true;
+      throw error;
     } finally {
       if (connection !== undefined) this.#told[i]!.delete(connection);
       this.#uses[i]! -= 1;
@@ -195,15 +216,19 @@ class Connections {
 
   /** Closes the connections no exchange is using (each agent replaced by a new one, which connects when next taken). */
   closeIdle(): void {
-    for (const i of this.#free) {
-      if (!this.#used[i]) continue;
-      const idle = this.#agents[i]!;
-      this.#agents[i] = this.#agent(i);
-      this.#open[i] = undefined;
-      this.#used[i] = false;
-      // Nothing is in flight on it: closing only ends its socket; a failure there is nothing to report.
-      idle.close().catch(() => undefined);
-    }
+    for (const i of this.#free) if (this.#used[i]) this.#replace(i);
+  }
+
+  /** Slot i gets a new agent, which connects when next taken; the old one, no exchange on it, is closed. */
+  #replace(i: number): void {
+    const old = this.#agents[i]!;
+    this.#agents[i] = this.#agent(i);
+    this.#open[i] = undefined;
+    this.#used[i] = false;
+    this.#broken[i] = false;
+    // Nothing is in flight on it: destroying only ends its socket (a graceful close of an agent
+    // whose exchange was aborted opens a connection once more); a failure there is nothing to report.
+    old.destroy().catch(() => undefined);
   }
 
   close(): Promise<void> {

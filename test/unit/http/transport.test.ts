@@ -147,4 +147,46 @@ describe('the wire numbers its connections in the order they open (WireConnectio
       server.close();
     }
   });
+
+  it('after a connection ends other than by idling out (an aborted exchange, a body past the cap left unread, the server\'s Connection: close), the next exchanges share one new connection again, not one each', async () => {
+    // undici 7's Agent of one connection opens a socket for every request after such an end, and
+    // closes it after the answer: the wire replaces that agent before its next exchange.
+    let sockets = 0;
+    const server = createServer((req, res) => {
+      if (req.url === '/hang') return void server.emit('hung');
+      if (req.url === '/big') return void res.write(Buffer.alloc(64 * 1024));
+      if (req.url === '/close') res.setHeader('connection', 'close');
+      res.end('{}');
+    });
+    server.on('connection', () => (sockets += 1));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { wire } = openWire({ timeoutMs: 5_000, connections: 1, idleMs: 10_000, hintMarginMs: 1_000 });
+    const read = (path: string, signal = AbortSignal.timeout(5_000)) =>
+      wire.read({ method: 'GET', url: base + path, headers: {}, body: undefined, signal }, { maxBytes: 1_000, prefixOverCap: true }).catch(() => undefined);
+    /** Sockets the server saw open for five exchanges one after another. */
+    const socketsForFive = async (): Promise<number> => {
+      const before = sockets;
+      for (let i = 0; i < 5; i += 1) await read('/a');
+      return sockets - before;
+    };
+    try {
+      expect(await socketsForFive()).toBe(1);
+      const abort = new AbortController();
+      const hung = read('/hang', abort.signal);
+      await once(server, 'hung');
+      abort.abort();
+      await hung;
+      expect(await socketsForFive(), 'after an aborted exchange').toBe(1);
+      await read('/big');
+      expect(await socketsForFive(), 'after a body past the cap').toBe(1);
+      await read('/close');
+      expect(await socketsForFive(), "after the server's Connection: close").toBe(1);
+    } finally {
+      await wire.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
