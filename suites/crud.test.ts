@@ -7,7 +7,7 @@
  */
 import { createdWidget, createOrFail, describeDifferences, differingFields, expect2xx, expectErrorObject, expectNotListed, expectSchema, jsonBody, jsonObject, refusalShapeEvidence, removeWhenDone, requireAccepted, statusClass, type Json } from '../src/harness/checks.ts';
 import { caseSwapped, extendedIds, foreignId, freshUnknownId } from '../src/harness/ids.ts';
-import { LOSS_PROBE_RETRIEVES, requireDistinctId, requireKept, requireRetrievable, requireSameWidget, retrieveLosesWidgets } from '../src/harness/prerequisites.ts';
+import { LOSS_PROBE_RETRIEVES, LOSS_PROBE_WIDGETS, requireDistinctId, requireKept, requireRetrievable, requireSameWidget, retrieveLosesWidgets } from '../src/harness/prerequisites.ts';
 import { explainedBy } from '../src/harness/failure.ts';
 import { rule, type RuleContext } from '../src/harness/rule.ts';
 import { SharedWidget } from '../src/harness/shared-widget.ts';
@@ -246,9 +246,10 @@ function sameAsCreated(t: RuleContext, sent: { name: string; description: string
   else check();
 }
 
-rule('CRUD-4', `retrieve finds a widget ${LOSS_PROBE_RETRIEVES} times in a row while nothing deletes it`, async (t) => {
-  // A server whose workers each keep their own store, or a proxy that hides some ids, answers one
-  // retrieve in several: a single retrieve may meet the right worker by chance.
+rule('CRUD-4', `retrieve finds each of ${LOSS_PROBE_WIDGETS} widgets, ${LOSS_PROBE_RETRIEVES} retrieves in turn, while nothing deletes them`, async (t) => {
+  // A server whose workers each keep their own store answers one retrieve in several: a single
+  // retrieve may meet the right worker by chance. A proxy that hides some ids hides only some
+  // widgets: a single widget may be one it lets through.
   const { judged, lost } = await retrieveLosesWidgets(t, t.api);
   // Only answers about the widget are observations: a probe whose create failed, or whose every
   // retrieve was refused, checked nothing, and the test is then inconclusive (rule.ts), not passed.

@@ -243,7 +243,13 @@ export function lostEvidence(t: RuleContext, api: WidgetApi, id: string, res: Ap
   t.evidence('CRUD-4', lostDetail(api, id, res, what));
 }
 
-/** Retrieves of one widget the loss probe sends: a store split over n workers is met with certainty long before. */
+/**
+ * Widgets the loss probe keeps, and the retrieves it sends, in turn over them: a store split over
+ * n workers misses some retrieve long before (each finds its widget by chance), and a gateway that
+ * hides some ids (one in five: an encoded slash behind Apache) is met only by the widgets it hides,
+ * so the probe looks at several.
+ */
+export const LOSS_PROBE_WIDGETS = 4;
 export const LOSS_PROBE_RETRIEVES = 8;
 
 /** What the loss probe saw: how many retrieves answered about its widget (not refused), and the first that lost it. */
@@ -257,30 +263,35 @@ export interface LossProbe {
 const lossProbes = new WeakMap<WidgetApi, Promise<LossProbe>>();
 
 /**
- * Whether the owner's retrieve keeps finding a widget nobody deleted: one widget created, then
- * retrieved LOSS_PROBE_RETRIEVES times in a row (no delete in between). The first retrieve that
- * does not answer it is CRUD-4's evidence; `judged` says how many answers were read, so that a
- * probe that could not run (its create failed) is never taken for one that found the widget every
- * time. Asked once per account and run.
+ * Whether the owner's retrieve keeps finding widgets nobody deleted: LOSS_PROBE_WIDGETS widgets
+ * created, then LOSS_PROBE_RETRIEVES retrieves of them in turn (no delete in between). The first
+ * retrieve that does not answer its widget is CRUD-4's evidence; `judged` says how many answers
+ * were read, so that a probe that could not run (its creates failed) is never taken for one that
+ * found its widgets every time. Asked once per account and run.
  */
 export function retrieveLosesWidgets(t: RuleContext, api: WidgetApi): Promise<LossProbe> {
   let probe = lossProbes.get(api);
   if (!probe) {
     probe = (async () => {
-      const created = widgetOf(await api.create({ name: t.name(), description: 'kept probe' }));
-      const id = created?.id;
-      if (typeof id !== 'string' || id === '') return { judged: 0 };
+      const ids: string[] = [];
+      for (let k = 0; k < LOSS_PROBE_WIDGETS; k += 1) {
+        const id = widgetOf(await api.create({ name: t.name(), description: 'kept probe' }))?.id;
+        if (typeof id === 'string' && id !== '' && !ids.includes(id)) ids.push(id);
+      }
+      if (ids.length === 0) return { judged: 0 };
       let lost: FailureDetail | undefined;
       let judged = 0;
       for (let i = 1; i <= LOSS_PROBE_RETRIEVES && lost === undefined; i += 1) {
+        const id = ids[(i - 1) % ids.length]!;
         const res = await api.retrieve(id);
         if (REFUSALS.has(res.status) || !keptByRecord(api, id)) continue;
         judged += 1;
         if (!(res.status >= 200 && res.status < 300)) {
-          lost = lostDetail(api, id, res, `retrieve ${i} of ${LOSS_PROBE_RETRIEVES} of a widget just created (retrieved ${i - 1} time(s) before it, nothing sent between but retrieves)`);
+          const before = Math.floor((i - 1) / ids.length);
+          lost = lostDetail(api, id, res, `retrieve ${i} of ${LOSS_PROBE_RETRIEVES} of ${ids.length} widgets just created, in turn (this one retrieved ${before} time(s) before it, nothing sent between but retrieves)`);
         }
       }
-      await api.remove(id).catch(() => undefined);
+      for (const id of ids) await api.remove(id).catch(() => undefined);
       return lost === undefined ? { judged } : { judged, lost };
     })();
     lossProbes.set(api, probe);

@@ -133,7 +133,25 @@ describe('requireKept', () => {
     const error = await thrown(() => requireKept(t, api, 'w1', answer(404), 'the owner\'s retrieve'));
     expect((error as InconclusiveError).dependsOn).toEqual(['CRUD-4']);
     expect(evidence[0]).toMatchObject({ rule: 'CRUD-4', lost: true });
-    expect(String(evidence[0]!.received)).toMatch(/^404 to retrieve 2 of 8 of a widget just created/);
+    expect(String(evidence[0]!.received)).toMatch(/^404 to retrieve 2 of 8 of 4 widgets just created, in turn \(this one retrieved 0 time\(s\) before it/);
+  });
+
+  it('CRUD-4 the loss probe looks at several widgets: a gateway hiding one id in four is met when it hides any of them, not only the first', async () => {
+    const { t } = ruleContext('CRUD-4');
+    let created = 0;
+    const ids: string[] = [];
+    // Only the third widget created is hidden.
+    const api = accountOf({}, [(id) => (id === ids[2] ? answer(404) : answer(200, widget(id)))]);
+    const create = api.create.bind(api);
+    api.create = async (body) => {
+      const res = await create(body);
+      created += 1;
+      ids.push(String((res.json as { id: unknown }).id));
+      return res;
+    };
+    const probe = await retrieveLosesWidgets(t, api);
+    expect(created).toBe(4);
+    expect(String(probe.lost?.received)).toMatch(/^404 to retrieve 3 of 8 of 4 widgets just created/);
   });
 
   it('the loss probe is asked once per account', async () => {
