@@ -104,9 +104,8 @@ export class Stalls<Before> {
 
   /** How long the oldest overtaken request in flight, its connection not seen taken and not yet counted as stalled, has waited. */
   oldestAge(now: number): number {
-    let oldest = 0;
-    for (const [token, { at, overtaken, takenAt }] of this.#inFlight) if (overtaken && takenAt === undefined && !this.#stalled.has(token)) oldest = Math.max(oldest, now - at);
-    return oldest;
+    const at = this.oldestAt();
+    return at === undefined ? 0 : Math.max(0, now - at);
   }
 
   /**

@@ -219,7 +219,7 @@ class Connections {
     for (const i of this.#free) if (this.#used[i]) this.#replace(i);
   }
 
-  /** Slot i gets a new agent, which connects when next taken; the old one, no exchange on it, is closed. */
+  /** Slot i gets a new agent, which connects when next taken; the old one, no exchange on it, is destroyed. */
   #replace(i: number): void {
     const old = this.#agents[i]!;
     this.#agents[i] = this.#agent(i);
