@@ -163,7 +163,10 @@ export class Pacer {
   pause(ms: number, budgetMs: number): PauseRefused | undefined {
     const now = this.now();
     const end = now + ms;
-    const added = Math.max(0, end - Math.max(now, this.pausedUntil));
+    // The time this pause adds past the one running, taken from `ms` itself: (now + ms) - now is
+    // not always ms in floating point (250.00000000000045 on about 1 clock reading in 200), and a
+    // budget of exactly one pause must pay for that pause.
+    const added = Math.max(0, ms - Math.max(0, this.pausedUntil - now));
     if (this.blockedMs + added > budgetMs) return { refused: true, left: Math.max(0, budgetMs - this.blockedMs) };
     this.blockedMs += added;
     if (added > 0) this.pauses.push([Math.max(now, this.pausedUntil), end]);

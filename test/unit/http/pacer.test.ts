@@ -164,6 +164,19 @@ describe('Pacer: the shared token bucket', () => {
     expect(pacer.blockedMs).toBe(600);
   });
 
+  it('a budget of exactly one pause pays for it at any clock reading (no floating-point remainder of now + ms - now)', () => {
+    // 3897.751043693964 + 250 - 3897.751043693964 is 250.00000000000045: a pause of 250 ms then
+    // cost more than a budget of 250 ms, once in about 200 runs of the client's budget test.
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), fc.integer({ min: 1, max: 10_000 }), (now, ms) => {
+        const pacer = new Pacer({ now: () => now });
+        expect(pacer.pause(ms, ms)).toBeUndefined();
+        expect(pacer.blockedMs).toBe(ms);
+      }),
+      { examples: [[3897.751043693964, 250]] },
+    );
+  });
+
   it('property: whatever the refusals and answers, the rate stays within [MIN_RATE, --max-rate] and the blocked time within the budget', async () => {
     await fc.assert(
       fc.asyncProperty(
