@@ -7,6 +7,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 /** A wait of `ms` on the fake clock, resolved when the test advances it. */
@@ -50,5 +51,17 @@ describe('TimeBox', () => {
     expect([box.signal.aborted, box.byDeadline], 'at the deadline, in the middle of the wait').toEqual([true, true]);
     await vi.advanceTimersByTimeAsync(200);
     await held;
+  });
+
+  it('a timer that fires before Date.now() reaches the deadline does not end the exchange: it waits out the rest', () => {
+    const deadline = Date.now() + 100;
+    const box = new TimeBox(1_000, deadline);
+    // The wall clock a millisecond behind the timers' clock, as Node's timers fire on about 1 run in 300.
+    const timersNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => timersNow() - 1);
+    vi.advanceTimersByTime(100);
+    expect([box.signal.aborted, Date.now()], 'the timer fired, the deadline not yet reached').toEqual([false, deadline - 1]);
+    vi.advanceTimersByTime(1);
+    expect([box.signal.aborted, box.byDeadline, Date.now()]).toEqual([true, true, deadline]);
   });
 });
